@@ -1,0 +1,11 @@
+import ArgumentParser
+
+/// The one `kindred` executable: the server, its administration, and each app's device flows.
+@main
+struct Kindred: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "kindred",
+        abstract: "Kindred: the privacy-first backend and device toolkit.",
+        subcommands: [CryptoCommand.self]
+    )
+}
