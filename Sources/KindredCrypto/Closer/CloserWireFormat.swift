@@ -1,0 +1,172 @@
+/// Closer's wire-format validators: the Firestore rules' regular expressions, implemented by
+/// hand (no regex engine) plus Kindred's maximum lengths, so the server can check every field a
+/// client writes exactly as the rules do. Spec: `docs/wire-formats/closer.md`, "Validators".
+///
+/// | format | rule (anchored, whole string) | Kindred's maximum |
+/// |---|---|---|
+/// | `ciphertext` | `^enc:v1:[A-Za-z0-9+/]+={0,2}$` | 65,536 characters |
+/// | `sealedPayload` | `^sealed:v1:[A-Za-z0-9_-]{80,}$` | 65,536 characters |
+/// | `keybox` | `^keybox:v1:[A-Za-z0-9_-]{120,}$` | 512 characters |
+/// | `commitmentHash` | `^sha256:[A-Za-z0-9_-]{43}$` | 50 (fixed) |
+/// | `publicKey` | `^pub:v1:[A-Za-z0-9_-]{128,}$` | 1,024 characters |
+/// | `inviteCode` | `^[A-Za-z0-9]{6}$` | 6 (fixed) |
+/// | `invitePhrase` | `^invite:v1:[A-Za-z0-9_-]{100,}$` (Kindred's own) | 512 characters |
+/// | `inviteVerifier` | `^verifier:v1:[A-Za-z0-9_-]{43}$` (Kindred's own) | 55 (fixed) |
+public enum CloserWireFormat {
+    /// The formats the validators know.
+    public enum Format: String, CaseIterable, Sendable {
+        /// `enc:v1:` field ciphertext.
+        case ciphertext = "enc:v1"
+        /// `sealed:v1:` sealed answer payload.
+        case sealedPayload = "sealed:v1"
+        /// `keybox:v1:` one-time key wrapped to a partner.
+        case keybox = "keybox:v1"
+        /// `sha256:` commitment hash.
+        case commitmentHash = "sha256"
+        /// `pub:v1:` published ECIES public keyset.
+        case publicKey = "pub:v1"
+        /// A six-character invite lookup code.
+        case inviteCode = "invite code"
+        /// `invite:v1:` recovery phrase encrypted under the invite secret.
+        case invitePhrase = "invite:v1"
+        /// `verifier:v1:` the accept verifier derived from the invite secret.
+        case inviteVerifier = "verifier:v1"
+
+        /// The literal prefix of the format (empty for invite codes).
+        public var prefix: String {
+            switch self {
+            case .ciphertext: "enc:v1:"
+            case .sealedPayload: "sealed:v1:"
+            case .keybox: "keybox:v1:"
+            case .commitmentHash: "sha256:"
+            case .publicKey: "pub:v1:"
+            case .inviteCode: ""
+            case .invitePhrase: "invite:v1:"
+            case .inviteVerifier: "verifier:v1:"
+            }
+        }
+
+        /// The fewest body characters the rule accepts.
+        public var minimumBodyLength: Int {
+            switch self {
+            case .ciphertext: 1
+            case .sealedPayload: 80
+            case .keybox: 120
+            case .commitmentHash: 43
+            case .publicKey: 128
+            case .inviteCode: 6
+            case .invitePhrase: 100
+            case .inviteVerifier: 43
+            }
+        }
+
+        /// Kindred's maximum length of the whole string, prefix included.
+        public var maximumLength: Int {
+            switch self {
+            case .ciphertext: 65_536
+            case .sealedPayload: 65_536
+            case .keybox: 512
+            case .commitmentHash: 50
+            case .publicKey: 1_024
+            case .inviteCode: 6
+            case .invitePhrase: 512
+            case .inviteVerifier: 55
+            }
+        }
+
+        /// Whether the body has exactly `minimumBodyLength` characters (rather than at least).
+        public var hasFixedBodyLength: Bool {
+            self == .commitmentHash || self == .inviteCode || self == .inviteVerifier
+        }
+    }
+
+    /// `isCiphertext`: `^enc:v1:[A-Za-z0-9+/]+={0,2}$`, at most 65,536 characters.
+    public static func isCiphertext(_ s: String) -> Bool { problem(s, as: .ciphertext) == nil }
+    /// `isSealedPayload`: `^sealed:v1:[A-Za-z0-9_-]{80,}$`, at most 65,536 characters.
+    public static func isSealedPayload(_ s: String) -> Bool { problem(s, as: .sealedPayload) == nil }
+    /// `isKeybox`: `^keybox:v1:[A-Za-z0-9_-]{120,}$`, at most 512 characters.
+    public static func isKeybox(_ s: String) -> Bool { problem(s, as: .keybox) == nil }
+    /// `isCommitmentHash`: `^sha256:[A-Za-z0-9_-]{43}$`.
+    public static func isCommitmentHash(_ s: String) -> Bool { problem(s, as: .commitmentHash) == nil }
+    /// `isPublicKey`: `^pub:v1:[A-Za-z0-9_-]{128,}$`, at most 1,024 characters.
+    public static func isPublicKey(_ s: String) -> Bool { problem(s, as: .publicKey) == nil }
+    /// `isValidInviteCode`: `^[A-Za-z0-9]{6}$`.
+    public static func isInviteCode(_ s: String) -> Bool { problem(s, as: .inviteCode) == nil }
+    /// `^invite:v1:[A-Za-z0-9_-]{100,}$`, at most 512 characters.
+    public static func isInvitePhrase(_ s: String) -> Bool { problem(s, as: .invitePhrase) == nil }
+    /// `^verifier:v1:[A-Za-z0-9_-]{43}$`.
+    public static func isInviteVerifier(_ s: String) -> Bool { problem(s, as: .inviteVerifier) == nil }
+
+    /// Checks a string against one format's rule and maximum length.
+    /// - Parameters:
+    ///   - s: the candidate wire string.
+    ///   - format: the format it must have.
+    /// - Returns: `nil` when valid, otherwise a one-line reason (for example
+    ///   "body has 12 characters, at least 80 required").
+    public static func problem(_ s: String, as format: Format) -> String? {
+        let bytes = Array(s.utf8)
+        let prefix = Array(format.prefix.utf8)
+        guard bytes.count >= prefix.count, Array(bytes[0..<prefix.count]) == prefix else {
+            return "does not start with \(format.prefix)"
+        }
+        guard bytes.count <= format.maximumLength else {
+            return "\(bytes.count) characters, at most \(format.maximumLength) allowed"
+        }
+        let body = bytes[prefix.count...]
+        if format == .ciphertext {
+            return ciphertextBodyProblem(body)
+        }
+        let allowed: (UInt8) -> Bool = format == .inviteCode ? isAlphanumeric : isURLSafe
+        if let bad = body.firstIndex(where: { !allowed($0) }) {
+            let what = format == .inviteCode ? "A-Z, a-z, 0-9" : "A-Z, a-z, 0-9, - and _"
+            return "character \(bad - prefix.count + 1) of the body is not one of \(what)"
+        }
+        if format.hasFixedBodyLength {
+            if body.count != format.minimumBodyLength {
+                return "body has \(body.count) characters, exactly \(format.minimumBodyLength) required"
+            }
+        } else if body.count < format.minimumBodyLength {
+            return "body has \(body.count) characters, at least \(format.minimumBodyLength) required"
+        }
+        return nil
+    }
+
+    /// The format a string claims by its prefix (a six-character string without one is taken
+    /// as an invite code).
+    /// - Parameter s: the candidate wire string.
+    /// - Returns: the format, or `nil` when no prefix matches.
+    public static func claimedFormat(of s: String) -> Format? {
+        for format in Format.allCases where format != .inviteCode && s.hasPrefix(format.prefix) {
+            return format
+        }
+        return s.utf8.count == 6 ? .inviteCode : nil
+    }
+
+    private static func ciphertextBodyProblem(_ body: ArraySlice<UInt8>) -> String? {
+        var end = body.endIndex
+        var padding = 0
+        while end > body.startIndex, body[end - 1] == UInt8(ascii: "=") { end -= 1; padding += 1 }
+        if padding > 2 { return "more than two '=' padding characters" }
+        let data = body[body.startIndex..<end]
+        if data.isEmpty { return "body has no Base64 characters" }
+        if let bad = data.firstIndex(where: { !isStandardBase64($0) }) {
+            let position = bad - body.startIndex + 1
+            return body[bad] == UInt8(ascii: "=") ? "'=' at body character \(position) is not at the end"
+                : "character \(position) of the body is not one of A-Z, a-z, 0-9, + and /"
+        }
+        return nil
+    }
+
+    private static func isAlphanumeric(_ c: UInt8) -> Bool {
+        (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(c) || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(c)
+            || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(c)
+    }
+
+    private static func isURLSafe(_ c: UInt8) -> Bool {
+        isAlphanumeric(c) || c == UInt8(ascii: "-") || c == UInt8(ascii: "_")
+    }
+
+    private static func isStandardBase64(_ c: UInt8) -> Bool {
+        isAlphanumeric(c) || c == UInt8(ascii: "+") || c == UInt8(ascii: "/")
+    }
+}
