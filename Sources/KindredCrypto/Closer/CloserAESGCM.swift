@@ -1,13 +1,12 @@
-import Crypto
-
 /// Raw AES-256-GCM in the layout every Closer blob outside Tink uses: `IV (12) ‖ ciphertext ‖
-/// tag (16)`. Used by `sealed:v1:`, the couple-key wrap and the invite transport.
+/// tag (16)` — Tink's own AES-GCM layout (`AesGcmCipher`) restricted to 32-byte keys. Used by
+/// `sealed:v1:`, the couple-key wrap and the invite transport.
 /// Spec: `docs/wire-formats/closer.md`, "Raw AES-256-GCM blobs".
 enum CloserAESGCM {
     /// IV length in bytes.
-    static let ivLength = 12
+    static let ivLength = AesGcmCipher.ivSize
     /// Tag length in bytes.
-    static let tagLength = 16
+    static let tagLength = AesGcmCipher.tagSize
     /// Key length in bytes.
     static let keyLength = 32
 
@@ -18,18 +17,13 @@ enum CloserAESGCM {
     ///   - associatedData: bytes authenticated but not encrypted.
     ///   - iv: a fixed 12-byte IV; `nil` draws a random one.
     /// - Returns: `IV ‖ ciphertext ‖ tag`.
-    /// - Throws: `KindredCryptoError.invalidKeySize` for a key that is not 32 bytes.
+    /// - Throws: `.invalidKeySize` for a key that is not 32 bytes, `.invalidParameters` for an IV
+    ///   that is not 12 bytes.
     static func seal(_ plaintext: [UInt8], key: [UInt8], associatedData: [UInt8], iv: [UInt8]? = nil) throws(KindredCryptoError) -> [UInt8] {
         guard key.count == keyLength else { throw .invalidKeySize(expected: keyLength, actual: key.count) }
-        let ivBytes = iv ?? randomBytes(ivLength)
-        guard ivBytes.count == ivLength else { throw .invalidParameters("AES-GCM IV must be \(ivLength) bytes") }
-        do {
-            let nonce = try AES.GCM.Nonce(data: ivBytes)
-            let box = try AES.GCM.seal(plaintext, using: SymmetricKey(data: key), nonce: nonce, authenticating: associatedData)
-            return ivBytes + Array(box.ciphertext) + Array(box.tag)
-        } catch {
-            throw .invalidParameters("AES-GCM refused its input")
-        }
+        guard let iv else { return try AesGcmCipher.seal(plaintext, key: key, associatedData: associatedData) }
+        guard iv.count == ivLength else { throw .invalidParameters("AES-GCM IV must be \(ivLength) bytes") }
+        return try AesGcmCipher.seal(plaintext, key: key, iv: iv, associatedData: associatedData)
     }
 
     /// Decrypts `IV ‖ ciphertext ‖ tag`.
@@ -42,17 +36,7 @@ enum CloserAESGCM {
     /// - Throws: `.truncated` when shorter than IV + tag, `.invalidKeySize`, or `.authenticationFailed`.
     static func open(_ blob: [UInt8], key: [UInt8], associatedData: [UInt8], format: String) throws(KindredCryptoError) -> [UInt8] {
         guard key.count == keyLength else { throw .invalidKeySize(expected: keyLength, actual: key.count) }
-        guard blob.count >= ivLength + tagLength else { throw .truncated(format: format) }
-        do {
-            let box = try AES.GCM.SealedBox(
-                nonce: AES.GCM.Nonce(data: blob[0..<ivLength]),
-                ciphertext: blob[ivLength..<(blob.count - tagLength)],
-                tag: blob[(blob.count - tagLength)...]
-            )
-            return Array(try AES.GCM.open(box, using: SymmetricKey(data: key), authenticating: associatedData))
-        } catch {
-            throw .authenticationFailed
-        }
+        return try AesGcmCipher.open(blob[...], key: key, associatedData: associatedData, format: format)
     }
 
     /// `count` bytes from the system CSPRNG.

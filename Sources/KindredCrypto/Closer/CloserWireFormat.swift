@@ -116,8 +116,8 @@ public enum CloserWireFormat {
         if format == .ciphertext {
             return ciphertextBodyProblem(body)
         }
-        let allowed: (UInt8) -> Bool = format == .inviteCode ? isAlphanumeric : isURLSafe
-        if let bad = body.firstIndex(where: { !allowed($0) }) {
+        let urlSafe = format != .inviteCode
+        if let bad = body.firstIndex(where: { urlSafe ? !isURLSafe($0) : !isAlphanumeric($0) }) {
             let what = format == .inviteCode ? "A-Z, a-z, 0-9" : "A-Z, a-z, 0-9, - and _"
             return "character \(bad - prefix.count + 1) of the body is not one of \(what)"
         }

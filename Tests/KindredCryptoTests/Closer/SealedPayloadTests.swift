@@ -26,9 +26,9 @@ import Testing
         let a = try SealedPayload.canonicalJSON(answer: "", context: context)
         let b = try SealedPayload.canonicalJSON(answer: "", context: context)
         #expect(a != b)
-        #expect(a.count == 97)  // {"answer":"","coupleId":"c","nonce":"<43>","questionId":"q","userId":"u","v":1}
+        #expect(a.count == 118)  // {"answer":"","coupleId":"c","nonce":"<43>","questionId":"q","userId":"u","v":1}
         let sealed = try SealedPayload.seal(a, oneTimeKey: [UInt8](repeating: 1, count: 32), context: context)
-        #expect(sealed.utf8.count == 177)  // "sealed:v1:" + 167 characters for 97 + 28 bytes
+        #expect(sealed.utf8.count == 205)  // "sealed:v1:" + 195 characters for 118 + 28 bytes
         #expect(CloserWireFormat.isSealedPayload(sealed))
     }
 
