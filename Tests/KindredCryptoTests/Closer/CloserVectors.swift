@@ -18,8 +18,23 @@ struct CloserVectors: Decodable {
         let commitmentSealIV, commitmentSeal: String
     }
 
+    /// The couple-key wrap with fixed salt and IV and cheap Argon2id parameters (m = 64, t = 2).
+    struct Wrap: Decodable {
+        let keyset, phrase: String
+        let phraseIndices: [UInt8]
+        let kdfSalt, kdfParams, iv, derivedKey, wrappedCoupleKey: String
+    }
+
+    /// The invite transport with fixed secret, salt and IV and cheap Argon2id parameters.
+    struct Invite: Decodable {
+        let code, secret, checkSymbol, share, kdfSalt, kdfParams, iv, phrase: String
+        let phraseKey, verifierKey, encryptedPhrase, verifier: String
+    }
+
     let enc: Enc
     let sealed: Sealed
+    let wrap: Wrap
+    let invite: Invite
 
     static func load() throws -> CloserVectors { try Vectors.load("closer") }
 
