@@ -119,7 +119,8 @@ public enum CloserWireFormat {
         let urlSafe = format != .inviteCode
         if let bad = body.firstIndex(where: { urlSafe ? !isURLSafe($0) : !isAlphanumeric($0) }) {
             let what = format == .inviteCode ? "A-Z, a-z, 0-9" : "A-Z, a-z, 0-9, - and _"
-            return "character \(bad - prefix.count + 1) of the body is not one of \(what)"
+            let position = bad - prefix.count + 1
+            return urlSafe ? "character \(position) of the body is not one of \(what)" : "character \(position) is not one of \(what)"
         }
         if format.hasFixedBodyLength {
             if body.count != format.minimumBodyLength {

@@ -8,6 +8,10 @@ struct CryptoCommand: ParsableCommand {
         abstract: "Keysets, encryption and inspection of every Kindred wire format.",
         subcommands: [
             Argon2idCommand.self,
+            PhraseCommand.self,
+            SealCommand.self,
+            OpenCommand.self,
+            InspectCommand.self,
         ]
     )
 }

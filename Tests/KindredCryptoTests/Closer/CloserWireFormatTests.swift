@@ -37,7 +37,7 @@ import Testing
         #expect(CloserWireFormat.problem("keybox:v1:" + String(repeating: "a", count: 200) + "+", as: .keybox)
             == "character 201 of the body is not one of A-Z, a-z, 0-9, - and _")
         #expect(CloserWireFormat.problem("keybox:v1:" + String(repeating: "a", count: 503), as: .keybox) == "513 characters, at most 512 allowed")
-        #expect(CloserWireFormat.problem("AB12x_", as: .inviteCode) == "character 6 of the body is not one of A-Z, a-z, 0-9")
+        #expect(CloserWireFormat.problem("AB12x_", as: .inviteCode) == "character 6 is not one of A-Z, a-z, 0-9")
         #expect(CloserWireFormat.isInviteCode("aB3dE9"))
         #expect(CloserWireFormat.isCiphertext("enc:v1:A"))
         #expect(CloserWireFormat.isCiphertext("enc:v1:AB=="))
