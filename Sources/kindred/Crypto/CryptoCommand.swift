@@ -12,6 +12,7 @@ struct CryptoCommand: ParsableCommand {
             SealCommand.self,
             OpenCommand.self,
             InspectCommand.self,
+            InviteCommand.self,
         ]
     )
 }

@@ -52,6 +52,19 @@ import Testing
         }
     }
 
+    @Test func everyProducedStringMatchesTheRules() throws {
+        var rng = SeededGenerator(seed: 0x5255_4C45)
+        for _ in 0..<200 {
+            let code = InviteCode.generate()
+            let created = try InviteTransport.create(phrase: .generate(using: &rng), code: code, parameters: Self.tiny,
+                                                     secret: .generate(using: &rng), salt: rng.bytes(16), iv: nil)
+            #expect(CloserWireFormat.isInviteCode(code))
+            #expect(CloserWireFormat.isInvitePhrase(created.encryptedPhrase), "\(created.encryptedPhrase)")
+            #expect(CloserWireFormat.isInviteVerifier(created.verifier))
+            #expect(try InviteShare(parsing: InviteShare(code: code, secret: created.secret).text).secret == created.secret)
+        }
+    }
+
     /// Production parameters: the server's fields never contain the phrase, and the flow works.
     @Test func productionParameters() throws {
         let phrase = RecoveryPhrase.generate()
