@@ -7,6 +7,9 @@ struct CryptoCommand: ParsableCommand {
         commandName: "crypto",
         abstract: "Keysets, encryption and inspection of every Kindred wire format.",
         subcommands: [
+            KeysetCommand.self,
+            AeadCommand.self,
+            HybridCommand.self,
         ]
     )
 }
