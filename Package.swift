@@ -40,6 +40,12 @@ let package = Package(
             resources: [.copy("Vectors")],
             swiftSettings: swiftSettings
         ),
+        // Drives the built `kindred` executable as a subprocess, end to end.
+        .testTarget(
+            name: "KindredCLITests",
+            dependencies: ["kindred"],
+            swiftSettings: swiftSettings
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
