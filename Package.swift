@@ -40,6 +40,13 @@ let package = Package(
             resources: [.copy("Vectors")],
             swiftSettings: swiftSettings
         ),
+        // Release-build benchmarks with same-run baselines (scripts/bench-crypto).
+        .executableTarget(
+            name: "kindred-crypto-bench",
+            dependencies: ["KindredCrypto", .product(name: "Crypto", package: "swift-crypto")],
+            path: "Benchmarks/CryptoBenchmarks",
+            swiftSettings: swiftSettings
+        ),
         // Drives the built `kindred` executable as a subprocess, end to end.
         .testTarget(
             name: "KindredCLITests",
