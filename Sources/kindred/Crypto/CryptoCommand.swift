@@ -7,6 +7,7 @@ struct CryptoCommand: ParsableCommand {
         commandName: "crypto",
         abstract: "Keysets, encryption and inspection of every Kindred wire format.",
         subcommands: [
+            StreamingCommand.self,
         ]
     )
 }
