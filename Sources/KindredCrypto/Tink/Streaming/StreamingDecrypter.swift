@@ -16,6 +16,9 @@ public struct StreamingDecrypter: Sendable {
         case failed(KindredCryptoError)
     }
 
+    /// The format name in errors.
+    static let format = "streaming AEAD"
+
     private let keys: [AesGcmHkdfStreamingKey]
     private let associatedData: [UInt8]
     /// Enough bytes to hold the longest candidate header and first segment, plus one.
@@ -61,9 +64,9 @@ public struct StreamingDecrypter: Sendable {
 
     /// Ends the stream: authenticates and returns the final segment.
     /// - Returns: the plaintext of the remaining segments, the last one included.
-    /// - Throws: `.truncated` if the header is incomplete, `.streamCorrupted` if the stream stops
-    ///   after a segment that is not the final one or the final segment fails, and the errors of
-    ///   `update` for the first segment.
+    /// - Throws: `.truncated` if the stream ends inside the header or before the first segment's
+    ///   tag, `.streamCorrupted` if it stops after a segment that is not the final one or the final
+    ///   segment fails, and the errors of `update` for the first segment.
     public mutating func finish() throws(KindredCryptoError) -> [UInt8] {
         try checkUsable()
         var out: [UInt8] = []
@@ -138,7 +141,7 @@ public struct StreamingDecrypter: Sendable {
     // MARK: - Key matching
 
     private enum MatchFailure: Comparable {
-        case shortHeader, headerLengthByte, authentication, truncatedAfterFirst, dataAfterFirst
+        case shortHeader, headerLengthByte, shortFirstSegment, authentication, truncatedAfterFirst, dataAfterFirst
     }
 
     /// Tries each key on the header and first segment; the first that authenticates is kept.
@@ -154,6 +157,10 @@ public struct StreamingDecrypter: Sendable {
                                                 associatedData: associatedData)
             let last = final && buffer.count <= geometry.ciphertextSegmentSize
             let end = last ? buffer.count : geometry.ciphertextSegmentSize
+            guard end - headerLength >= StreamingGeometry.tagSize else {
+                worst = max(worst ?? .shortFirstSegment, .shortFirstSegment)
+                continue
+            }
             if cipher.open(buffer[headerLength..<end], segment: 0, last: last, into: &out) {
                 buffer.removeFirst(end)
                 segment = 1
@@ -171,9 +178,9 @@ public struct StreamingDecrypter: Sendable {
         case .authentication: throw .authenticationFailed
         case .headerLengthByte:
             let expected = Set(keys.map { StreamingGeometry($0.parameters).headerLength }).sorted().map(String.init)
-            throw .malformed(format: "streaming AEAD header",
+            throw .malformed(format: Self.format,
                              reason: "header length byte \(buffer[0]) is not \(expected.joined(separator: " or "))")
-        case .shortHeader, nil: throw .truncated(format: "streaming AEAD header")
+        case .shortHeader, .shortFirstSegment, nil: throw .truncated(format: Self.format)
         }
     }
 }
