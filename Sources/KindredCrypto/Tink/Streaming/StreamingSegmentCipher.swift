@@ -87,6 +87,7 @@ struct StreamingSegmentCipher: Sendable {
     func seal(_ plaintext: ArraySlice<UInt8>, segment: UInt64, last: Bool, into output: inout [UInt8]) {
         // Sealing with a valid key and nonce cannot fail.
         let box = try! AES.GCM.seal(plaintext, using: key, nonce: nonce(segment: segment, last: last))
+        Self.reserve(plaintext.count + StreamingGeometry.tagSize, in: &output)
         output.append(contentsOf: box.ciphertext)
         output.append(contentsOf: box.tag)
     }
@@ -104,10 +105,19 @@ struct StreamingSegmentCipher: Sendable {
         do {
             let box = try AES.GCM.SealedBox(nonce: nonce(segment: segment, last: last),
                                             ciphertext: ciphertext[..<split], tag: ciphertext[split...])
-            output.append(contentsOf: try AES.GCM.open(box, using: key))
+            let plaintext = try AES.GCM.open(box, using: key)
+            Self.reserve(plaintext.count, in: &output)
+            output.append(contentsOf: plaintext)
             return true
         } catch {
             return false
         }
+    }
+
+    /// Makes room for `count` more bytes in one allocation (growing geometrically), so that a
+    /// segment and its tag never reallocate a megabyte-sized output twice.
+    private static func reserve(_ count: Int, in output: inout [UInt8]) {
+        guard output.capacity - output.count < count else { return }
+        output.reserveCapacity(max(output.count + count, 2 * output.capacity))
     }
 }
