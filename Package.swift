@@ -36,8 +36,8 @@ let package = Package(
         .testTarget(
             name: "KindredCryptoTests",
             dependencies: ["KindredCrypto"],
-            // Interop/*.py are Python peers the tests run from their source location (#filePath).
-            exclude: ["Interop"],
+            // Python peers the tests run from their source location (#filePath).
+            exclude: ["Interop/streaming_aead_interop.py", "Interop/make_streaming_vectors.py"],
             resources: [.copy("Vectors")],
             swiftSettings: swiftSettings
         ),
