@@ -27,9 +27,15 @@ struct StreamingCommand: ParsableCommand {
 
         /// The keyset's primitive.
         func primitive() throws -> TinkStreamingAEAD {
+            let bytes: [UInt8]
             do {
-                return try TinkStreamingAEAD(keyset: Keyset(serialized: StandardIO.readFile(keyset)))
-            } catch let error as KindredCryptoError {
+                bytes = try StandardIO.readFile(keyset)
+            } catch {
+                throw CommandFailure("cannot read keyset file \(keyset)")
+            }
+            do {
+                return try TinkStreamingAEAD(keyset: Keyset(serialized: bytes))
+            } catch {
                 throw CommandFailure(error)
             }
         }

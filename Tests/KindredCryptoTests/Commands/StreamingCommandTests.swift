@@ -59,5 +59,9 @@ import Testing
         let missing = try ChildProcess.run(Self.kindred, ["crypto", "streaming", "encrypt", "--keyset", directory.url.path + "/none"],
                                            stdin: directory.write("x", [1]))
         #expect(missing.status != 0 && missing.stdout.isEmpty)
+        #expect(missing.stderr == "Error: cannot read keyset file \(directory.url.path)/none\n")
+        let notAKeyset = try ChildProcess.run(Self.kindred, ["crypto", "streaming", "decrypt", "--keyset", directory.write("junk", [0xff]).path],
+                                              stdin: directory.write("y", [1]))
+        #expect(notAKeyset.status != 0 && notAKeyset.stderr == "Error: keyset: input is truncated\n")
     }
 }
