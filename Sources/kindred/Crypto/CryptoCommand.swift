@@ -10,6 +10,7 @@ struct CryptoCommand: ParsableCommand {
             KeysetCommand.self,
             AeadCommand.self,
             HybridCommand.self,
+            StreamingCommand.self,
         ]
     )
 }

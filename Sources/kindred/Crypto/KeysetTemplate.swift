@@ -17,6 +17,8 @@ struct KeysetTemplate: ExpressibleByArgument, Sendable {
                        generate: { Keyset.generateAES256GCM(outputPrefixType: $0) }),
         KeysetTemplate(name: "ecies-p256", summary: "Tink ECIES_P256_HKDF_HMAC_SHA256_AES128_GCM (hybrid, private keyset)",
                        generate: { Keyset.generateECIESP256(outputPrefixType: $0) }),
+        KeysetTemplate(name: "aes256-gcm-hkdf-1mb", summary: "Tink AES256_GCM_HKDF_1MB (streaming AEAD, always RAW)",
+                       generate: { _ in Keyset.generateAES256GCMHKDF1MB() }),
     ]
 
     init(name: String, summary: String, generate: @escaping @Sendable (Keyset.OutputPrefixType) -> Keyset) {
