@@ -15,7 +15,7 @@ public struct TinkHybridEncrypt: Sendable {
     ///   `.unsupportedKeyType`, `.invalidParameters`, `.invalidPublicKey`, or `.malformed`.
     public init(publicKeyset: Keyset) throws(KindredCryptoError) {
         if publicKeyset.keys.contains(where: { $0.status == .enabled && $0.keyData.typeURL == EciesAeadHkdfPrivateKey.typeURL }) {
-            throw .invalidKeyset(reason: "hybrid encryption needs the public keyset (derive it with publicKeyset())")
+            throw .invalidKeyset(reason: "hybrid encryption needs the public keyset, not the private one")
         }
         let keys = try PrimitiveSet(keyset: publicKeyset, typeURLs: [EciesAeadHkdfPublicKey.typeURL]) {
             (data) throws(KindredCryptoError) in try EciesAeadHkdfPublicKey(serialized: data.value[...])

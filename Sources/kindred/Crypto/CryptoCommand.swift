@@ -7,6 +7,10 @@ struct CryptoCommand: ParsableCommand {
         commandName: "crypto",
         abstract: "Keysets, encryption and inspection of every Kindred wire format.",
         subcommands: [
+            KeysetCommand.self,
+            AeadCommand.self,
+            HybridCommand.self,
+            StreamingCommand.self,
             Argon2idCommand.self,
             PhraseCommand.self,
             SealCommand.self,

@@ -86,7 +86,7 @@ import Testing
 
     @Test func keysetKindsAreChecked() throws {
         let privateKeyset = Keyset.generateECIESP256()
-        #expect(throws: KindredCryptoError.invalidKeyset(reason: "hybrid encryption needs the public keyset (derive it with publicKeyset())")) {
+        #expect(throws: KindredCryptoError.invalidKeyset(reason: "hybrid encryption needs the public keyset, not the private one")) {
             try TinkHybridEncrypt(publicKeyset: privateKeyset)
         }
         #expect(throws: KindredCryptoError.unsupportedKeyType(typeURL: EciesAeadHkdfPublicKey.typeURL)) {
