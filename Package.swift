@@ -36,6 +36,7 @@ let package = Package(
         .testTarget(
             name: "KindredCryptoTests",
             dependencies: ["KindredCrypto"],
+            exclude: ["Interop"],
             resources: [.copy("Vectors")],
             swiftSettings: swiftSettings
         ),
