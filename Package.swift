@@ -40,6 +40,7 @@ let package = Package(
             exclude: [
                 "Interop/tink_interop.py", "Interop/make_tink_vectors.py",
                 "Interop/streaming_aead_interop.py", "Interop/make_streaming_vectors.py",
+                "Interop/argon2_interop.py", "Interop/make_argon2_vectors.py",
                 "Interop/closer_reference.py",
             ],
             resources: [.copy("Vectors")],

@@ -33,7 +33,7 @@ struct Argon2Memory {
         let p = Int(lanes)
         let blocks = 4 * p * (Int(memoryKiB) / (4 * p))
         let words = Argon2Compression.blockWords
-        guard let raw = malloc(blocks * words * 8) else {
+        guard let raw = Self.allocate(bytes: blocks * words * 8) else {
             throw .invalidParameters("Argon2id could not allocate \(blocks) KiB of memory")
         }
         guard let scratchRaw = calloc(4 * words, 8) else {
@@ -47,6 +47,23 @@ struct Argon2Memory {
         self.passes = Int(passes)
         self.memory = raw.bindMemory(to: UInt64.self, capacity: blocks * words)
         self.scratch = scratchRaw.bindMemory(to: UInt64.self, capacity: 4 * words)
+    }
+
+    /// Allocates the block memory. On Linux a buffer of 2 MiB or more is 2 MiB-aligned and marked for
+    /// transparent huge pages: far fewer page faults and TLB misses on the random reference reads.
+    private static func allocate(bytes: Int) -> UnsafeMutableRawPointer? {
+        #if os(Linux)
+        let hugePage = 2 << 20
+        if bytes >= hugePage {
+            var aligned: UnsafeMutableRawPointer?
+            if posix_memalign(&aligned, hugePage, bytes) == 0, let aligned {
+                // Advice only: without THP support the memory is used with normal pages.
+                _ = madvise(aligned, bytes, MADV_HUGEPAGE)
+                return aligned
+            }
+        }
+        #endif
+        return malloc(bytes)
     }
 
     /// Zeroes every block and the scratch, then frees them. Call exactly once.
