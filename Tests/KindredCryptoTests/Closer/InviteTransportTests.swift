@@ -84,7 +84,8 @@ import Testing
         let created = try InviteTransport.create(phrase: phrase, code: "7K3QXM", parameters: Self.tiny, secret: secret,
                                                  salt: rng.bytes(16), iv: nil)
         let keys = try InviteKeys(secret: secret, code: "7K3QXM", kdfSalt: created.kdfSalt, kdfParams: created.kdfParams)
-        for i in 0..<10_000 {
+        // 10,000 mutations of each: encrypted phrase, verifier, salt, parameters.
+        for i in 0..<40_000 {
             switch i % 4 {
             case 0:  // the encrypted phrase
                 let mutated = Mutator.mutate(created.encryptedPhrase, using: &rng)

@@ -51,7 +51,8 @@ import Testing
         var rng = SeededGenerator(seed: 0x5752_4150)
         let phrase = RecoveryPhrase.generate(using: &rng)
         let wrapped = try WrappedCoupleKey.wrap(keyset, phrase: phrase, parameters: Self.tiny)
-        for i in 0..<10_000 {
+        // 10,000 mutations of each field.
+        for i in 0..<30_000 {
             var fields = [wrapped.wrappedCoupleKey, wrapped.kdfSalt, wrapped.kdfParams]
             fields[i % 3] = Mutator.mutate(fields[i % 3], using: &rng)
             let mutated = WrappedCoupleKey(wrappedCoupleKey: fields[0], kdfSalt: fields[1], kdfParams: fields[2])
