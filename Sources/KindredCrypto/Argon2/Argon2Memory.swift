@@ -68,10 +68,19 @@ struct Argon2Memory {
 
     /// Zeroes every block and the scratch, then frees them. Call exactly once.
     func release() {
-        explicit_bzero(memory, blockCount * Argon2Compression.blockWords * 8)
-        explicit_bzero(scratch, 4 * Argon2Compression.blockWords * 8)
+        Self.wipe(memory, bytes: blockCount * Argon2Compression.blockWords * 8)
+        Self.wipe(scratch, bytes: 4 * Argon2Compression.blockWords * 8)
         free(memory)
         free(scratch)
+    }
+
+    /// Zeroes memory with a call the compiler may not drop as a dead store before `free`.
+    private static func wipe(_ pointer: UnsafeMutablePointer<UInt64>, bytes: Int) {
+        #if canImport(Darwin)
+        _ = memset_s(pointer, bytes, 0, bytes)
+        #else
+        explicit_bzero(pointer, bytes)
+        #endif
     }
 
     /// Sets block `index` of `lane` from 1024 bytes of H' output (little-endian words).

@@ -15,16 +15,16 @@ struct Argon2idCommand: ParsableCommand {
 
     /// The cost options shared by `hash` and `phc`.
     struct CostOptions: ParsableArguments {
-        @Option(name: .customShort("t"), help: "Iterations (passes).")
+        @Option(name: .customShort("t"), help: ArgumentHelp("Iterations (passes).", valueName: "passes"))
         var iterations: UInt32 = Argon2id.Parameters.password.iterations
 
-        @Option(name: .customShort("m"), help: "Memory in KiB.")
+        @Option(name: .customShort("m"), help: ArgumentHelp("Memory in KiB.", valueName: "KiB"))
         var memoryKiB: UInt32 = Argon2id.Parameters.password.memoryKiB
 
-        @Option(name: .customShort("p"), help: "Parallelism (lanes).")
+        @Option(name: .customShort("p"), help: ArgumentHelp("Parallelism (lanes).", valueName: "lanes"))
         var parallelism: UInt32 = Argon2id.Parameters.password.parallelism
 
-        @Option(name: .customShort("l"), help: "Tag length in bytes.")
+        @Option(name: .customShort("l"), help: ArgumentHelp("Tag length in bytes.", valueName: "bytes"))
         var length: Int = Argon2id.Parameters.password.outputLength
 
         /// The parameters these options describe, with an optional secret and associated data.
@@ -45,7 +45,12 @@ struct Argon2idCommand: ParsableCommand {
     /// `argon2id hash` (the default): prints the raw tag as lower-case hex.
     struct Hash: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "hash", abstract: "Print the Argon2id tag of stdin as lower-case hex."
+            commandName: "hash", abstract: "Print the Argon2id tag of stdin as lower-case hex.",
+            discussion: """
+                The password is every byte of stdin, with no newline stripped: \
+                echo -n password | kindred crypto argon2id --salt-hex 736f6d6573616c7473616c74 -t 3 -m 46080 -p 1 -l 32 \
+                prints the same tag as: echo -n password | argon2 somesaltsalt -id -t 3 -k 46080 -p 1 -l 32 -r
+                """
         )
 
         @Option(help: "The salt, in hex (at least 8 bytes).")

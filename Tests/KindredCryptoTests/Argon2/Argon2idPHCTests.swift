@@ -13,13 +13,13 @@ import Testing
 
     static let format = "argon2id PHC"
     /// An argon2-cffi string (m=64, t=1, p=1, 16-byte salt, 32-byte tag) from Vectors/argon2id.json.
-    static let valid = "$argon2id$v=19$m=64,t=1,p=1$03HeiXtFccMl778nFA+pHg$fAtakkfjo0AQCsBN5T3YkqRCGrdClGV9L7B7yU9mctI"
+    static let valid = "$argon2id$v=19$m=64,t=1,p=1$+EjxxCp40ftCBGB1Rs4sxg$Rdy1kD1pY2PYyIsuQfv6UZQ9q9JnDmzLjK8V7aELzcY"
     static let validPassword: [UInt8] = [0xed, 0x40, 0xd7, 0x36, 0x82, 0x38, 0xdb, 0xc8, 0xc3, 0x9b, 0x9c, 0x44]
 
     @Test func parsesAndFormatsExactly() throws {
         let phc = try Argon2id.PHC(parsing: Self.valid)
         #expect(phc.parameters == Argon2id.Parameters(memoryKiB: 64, iterations: 1, parallelism: 1, outputLength: 32))
-        #expect(phc.salt == (try Base64.decode("03HeiXtFccMl778nFA+pHg==", alphabet: .standard)))
+        #expect(phc.salt == (try Base64.decode("+EjxxCp40ftCBGB1Rs4sxg==", alphabet: .standard)))
         #expect(phc.hash.count == 32)
         #expect(phc.string == Self.valid)
     }
@@ -45,7 +45,7 @@ import Testing
     }
 
     @Test func verifiesArgon2CffiStrings() throws {
-        // PasswordHasher output with p = 1...3, 8- to 32-byte salts and 16- to 64-byte tags.
+        // argon2-cffi's encoder (what PasswordHasher writes) with p = 1...3, 8- to 32-byte salts, 16- to 64-byte tags.
         let items = try Vectors.load("argon2id", as: File.self).phc
         #expect(items.count == 3)
         for item in items {
@@ -65,7 +65,7 @@ import Testing
     }
 
     @Test func malformedStringsGiveTypedErrors() {
-        let salt = "03HeiXtFccMl778nFA+pHg", tag = "fAtakkfjo0AQCsBN5T3YkqRCGrdClGV9L7B7yU9mctI"
+        let salt = "+EjxxCp40ftCBGB1Rs4sxg", tag = "Rdy1kD1pY2PYyIsuQfv6UZQ9q9JnDmzLjK8V7aELzcY"
         let f = Self.format
         let cases: [(String, KindredCryptoError)] = [
             ("", .wrongPrefix(format: f, expected: "$argon2id$")),
@@ -89,11 +89,11 @@ import Testing
             ("$argon2id$v=19$m=16,t=1,p=4$\(salt)$\(tag)", .invalidParameters("Argon2id memory must be at least 8·p = 32 KiB, got 16")),
             ("$argon2id$v=19$m=64,t=1,p=1$AAAAAA$\(tag)", .invalidParameters("Argon2id salt must be at least 8 bytes, got 4")),
             ("$argon2id$v=19$m=64,t=1,p=1$\(salt)$AAAA", .invalidParameters("Argon2id output length must be 4...4294967295 bytes, got 3")),
-            ("$argon2id$v=19$m=64,t=1,p=1$03He!XtFccMl778nFA+pHg$\(tag)", .malformed(format: f, reason: "invalid character")),
-            ("$argon2id$v=19$m=64,t=1,p=1$03HeiXtFccMl778nFA-pHg$\(tag)", .malformed(format: f, reason: "invalid character")),
+            ("$argon2id$v=19$m=64,t=1,p=1$+Ejx!Cp40ftCBGB1Rs4sxg$\(tag)", .malformed(format: f, reason: "invalid character")),
+            ("$argon2id$v=19$m=64,t=1,p=1$-EjxxCp40ftCBGB1Rs4sxg$\(tag)", .malformed(format: f, reason: "invalid character")),
             ("$argon2id$v=19$m=64,t=1,p=1$\(salt)==$\(tag)", .malformed(format: f, reason: "Base64 must not be padded")),
-            ("$argon2id$v=19$m=64,t=1,p=1$03HeiXtFccMl778nFA+pHh$\(tag)", .malformed(format: f, reason: "non-zero trailing bits")),
-            ("$argon2id$v=19$m=64,t=1,p=1$\(salt)$fAtak", .malformed(format: f, reason: "impossible Base64 length")),
+            ("$argon2id$v=19$m=64,t=1,p=1$+EjxxCp40ftCBGB1Rs4sxh$\(tag)", .malformed(format: f, reason: "non-zero trailing bits")),
+            ("$argon2id$v=19$m=64,t=1,p=1$\(salt)$Rdy1k", .malformed(format: f, reason: "impossible Base64 length")),
         ]
         for (text, error) in cases {
             #expect(throws: error, "\(text)") { try Argon2id.PHC(parsing: text) }
@@ -104,7 +104,7 @@ import Testing
     @Test func tagOfSixtyFiveBytesIsOutOfBounds() {
         let tag = String(Base64.encode([UInt8](repeating: 7, count: 65), alphabet: .standard).filter { $0 != "=" })
         #expect(throws: KindredCryptoError.parametersOutOfBounds("Argon2id tag of 65 bytes exceeds 64")) {
-            try Argon2id.PHC(parsing: "$argon2id$v=19$m=64,t=1,p=1$03HeiXtFccMl778nFA+pHg$\(tag)")
+            try Argon2id.PHC(parsing: "$argon2id$v=19$m=64,t=1,p=1$+EjxxCp40ftCBGB1Rs4sxg$\(tag)")
         }
     }
 

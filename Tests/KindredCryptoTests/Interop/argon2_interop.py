@@ -6,7 +6,8 @@ A request is {"command": ..., ...}; bytes are lower-case hex:
 
   check                      -> {"ok": true} if argon2-cffi is importable
   raw    {"cases": [{password, salt, secret, ad, m, t, p, length}]}
-                             -> {"tags": [hex, ...]}   Argon2id v=19 tags via argon2_ctx
+                             -> {"tags": [hex, ...]}   Argon2id v=19 tags (hash_secret_raw, or
+                                argon2_ctx when a secret or associated data is present)
   phc_hash   {"passwords": [hex], "m", "t", "p", "length", "salt_length"}
                              -> {"phc": [str, ...]}   argon2.PasswordHasher(...).hash
   phc_verify {"items": [{"phc", "password"}]}
@@ -20,7 +21,13 @@ import sys
 
 
 def argon2id_raw(case):
-    from argon2.low_level import ffi, lib, Type, error_to_str
+    """Argon2id v=19 tag: hash_secret_raw, or argon2_ctx when a secret or associated data is given."""
+    from argon2.low_level import ffi, lib, Type, error_to_str, hash_secret_raw
+
+    if not case.get("secret") and not case.get("ad"):
+        return hash_secret_raw(bytes.fromhex(case["password"]), bytes.fromhex(case["salt"]),
+                               time_cost=case["t"], memory_cost=case["m"], parallelism=case["p"],
+                               hash_len=case["length"], type=Type.ID, version=19).hex()
 
     def buf(hex_text):
         data = bytes.fromhex(hex_text)

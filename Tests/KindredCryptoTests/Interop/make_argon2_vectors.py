@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes Vectors/argon2id.json and Vectors/blake2b.json from independent implementations:
 argon2-cffi (the reference C library) for Argon2id and PHC strings, Python's hashlib for BLAKE2b
-and for H' (written from RFC 9106 §3.3). Deterministic except for the PHC salts argon2-cffi draws.
+and for H' (written from RFC 9106 §3.3). Deterministic (seeded salts and passwords).
 
 Run from the repository root: python3 Tests/KindredCryptoTests/Interop/make_argon2_vectors.py
 """
@@ -13,7 +13,8 @@ import sys
 sys.path.insert(0, os.path.dirname(__file__))
 from argon2_interop import argon2id_raw, hprime  # noqa: E402
 import hashlib  # noqa: E402
-from argon2 import PasswordHasher, Type  # noqa: E402
+from argon2 import Type  # noqa: E402
+from argon2.low_level import hash_secret  # noqa: E402
 
 VECTORS = os.path.join(os.path.dirname(__file__), "..", "Vectors")
 rng = random.Random(20240609)
@@ -48,9 +49,10 @@ def argon2_vectors():
     phc = []
     for (m, t, p, length, salt_length) in [(64, 1, 1, 32, 16), (128, 2, 2, 16, 8), (96, 3, 3, 64, 32)]:
         password = rand_hex(12)
-        hasher = PasswordHasher(time_cost=t, memory_cost=m, parallelism=p, hash_len=length,
-                                salt_len=salt_length, type=Type.ID)
-        phc.append(dict(password=password, phc=hasher.hash(bytes.fromhex(password))))
+        # The encoder PasswordHasher uses, with a seeded salt instead of a random one.
+        encoded = hash_secret(bytes.fromhex(password), bytes.fromhex(rand_hex(salt_length)), time_cost=t,
+                              memory_cost=m, parallelism=p, hash_len=length, type=Type.ID, version=19)
+        phc.append(dict(password=password, phc=encoded.decode()))
     return {"rfc9106": rfc, "cases": cases, "variableHash": hp, "phc": phc}
 
 
