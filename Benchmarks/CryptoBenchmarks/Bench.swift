@@ -4,9 +4,10 @@ enum Bench {
     /// Batches measured per figure.
     static let rounds = 21
 
-    /// Measures `body`, prints its median time per call, and returns it in nanoseconds.
+    /// Measures `body` (skipped when the first command-line argument is not part of its name), prints its median time per call, and returns it in nanoseconds.
     @discardableResult
     static func measure(_ name: String, _ body: () throws -> Void) -> Double {
+        if let filter = CommandLine.arguments.dropFirst().first, !name.contains(filter) { return .nan }
         do {
             for _ in 0..<50 { try body() }  // warm-up
             var iterations = 1
@@ -31,6 +32,7 @@ enum Bench {
 
     /// Prints `value / baseline` and whether it meets `target`.
     static func ratio(_ name: String, _ value: Double, against baselineName: String, _ baseline: Double, target: Double?) {
+        guard value.isFinite, baseline.isFinite else { return }  // one of them was filtered out or failed
         let r = value / baseline
         var line = "\(pad(name, 26)) / \(pad(baselineName, 34)) = \(format2(r))x"
         if let target { line += r <= target ? "  (target <= \(format2(target))x: met)" : "  (target <= \(format2(target))x: MISSED)" }

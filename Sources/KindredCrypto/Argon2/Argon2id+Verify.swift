@@ -34,7 +34,6 @@ extension Argon2id {
 
     /// 16 bytes from the system's cryptographically secure generator.
     static func randomSalt() -> [UInt8] {
-        var rng = SystemRandomNumberGenerator()
-        return (0..<16).map { _ in UInt8.random(in: 0...255, using: &rng) }
+        return SecureRandom.bytes(16)
     }
 }

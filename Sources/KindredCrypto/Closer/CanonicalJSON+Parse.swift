@@ -150,6 +150,17 @@ extension CanonicalJSON {
             index += 1
             var out = [UInt8]()
             while true {
+                // Copy a run of ordinary bytes in one step; stop at a quote, backslash or control.
+                var end = index
+                while end < bytes.count {
+                    let c = bytes[end]
+                    if c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") || c < 0x20 { break }
+                    end += 1
+                }
+                if end > index {
+                    out.append(contentsOf: bytes[index..<end])
+                    index = end
+                }
                 guard index < bytes.count else { throw fail("unterminated string") }
                 let c = bytes[index]
                 index += 1

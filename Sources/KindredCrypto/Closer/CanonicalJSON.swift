@@ -31,6 +31,7 @@ public enum CanonicalJSON {
     /// - Throws: `KindredCryptoError.invalidParameters` for an integer beyond ±(2⁵³ − 1).
     public static func encode(_ value: Value) throws(KindredCryptoError) -> [UInt8] {
         var out = [UInt8]()
+        out.reserveCapacity(256)
         try write(value, to: &out)
         return out
     }
@@ -86,21 +87,30 @@ public enum CanonicalJSON {
 
     private static func writeString(_ s: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
-        for byte in s.utf8 {
+        var utf8 = Substring(s).utf8
+        while true {
+            // Copy the run of bytes that need no escaping in one step.
+            guard let special = utf8.firstIndex(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
+                out.append(contentsOf: utf8)
+                break
+            }
+            out.append(contentsOf: utf8[..<special])
+            let byte = utf8[special]
+            out.append(UInt8(ascii: "\\"))
             switch byte {
-            case UInt8(ascii: "\""): out += [UInt8(ascii: "\\"), UInt8(ascii: "\"")]
-            case UInt8(ascii: "\\"): out += [UInt8(ascii: "\\"), UInt8(ascii: "\\")]
-            case 0x08: out += [UInt8(ascii: "\\"), UInt8(ascii: "b")]
-            case 0x0c: out += [UInt8(ascii: "\\"), UInt8(ascii: "f")]
-            case 0x0a: out += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
-            case 0x0d: out += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
-            case 0x09: out += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
-            case 0x00..<0x20:
-                out += Array("\\u00".utf8)
+            case UInt8(ascii: "\""): out.append(UInt8(ascii: "\""))
+            case UInt8(ascii: "\\"): out.append(UInt8(ascii: "\\"))
+            case 0x08: out.append(UInt8(ascii: "b"))
+            case 0x0c: out.append(UInt8(ascii: "f"))
+            case 0x0a: out.append(UInt8(ascii: "n"))
+            case 0x0d: out.append(UInt8(ascii: "r"))
+            case 0x09: out.append(UInt8(ascii: "t"))
+            default:
+                out.append(contentsOf: "u00".utf8)
                 out.append(hexDigits[Int(byte >> 4)])
                 out.append(hexDigits[Int(byte & 15)])
-            default: out.append(byte)
             }
+            utf8 = utf8[utf8.index(after: special)...]
         }
         out.append(UInt8(ascii: "\""))
     }

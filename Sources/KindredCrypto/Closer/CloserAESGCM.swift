@@ -39,9 +39,4 @@ enum CloserAESGCM {
         return try AesGcmCipher.open(blob[...], key: key, associatedData: associatedData, format: format)
     }
 
-    /// `count` bytes from the system CSPRNG.
-    static func randomBytes(_ count: Int) -> [UInt8] {
-        var rng = SystemRandomNumberGenerator()
-        return (0..<count).map { _ in UInt8.random(in: 0...255, using: &rng) }
-    }
 }

@@ -16,7 +16,7 @@ extension CloserWireFormat {
         }
         let length = s.utf8.count
         guard length <= format.maximumLength else { throw .tooLong(format: name, limit: format.maximumLength) }
-        let body = Array(s.utf8.dropFirst(format.prefix.utf8.count))
+        let body = Array(s.utf8)[format.prefix.utf8.count...]
         let alphabet: Base64.Alphabet = format == .ciphertext ? .standard : .urlSafeNoPadding
         if let reason = problem(s, as: format) {
             // Length problems of an otherwise clean body are truncation; the rest is malformed.
@@ -27,6 +27,6 @@ extension CloserWireFormat {
             if cleanBody && body.count < format.minimumBodyLength { throw .truncated(format: name) }
             throw .malformed(format: name, reason: reason)
         }
-        return try Base64.decode(String(decoding: body, as: UTF8.self), alphabet: alphabet, format: name)
+        return try body.withUnsafeBufferPointer { Base64.decode($0, alphabet: alphabet, format: name) }.get()
     }
 }

@@ -158,16 +158,32 @@ public enum CloserWireFormat {
         return nil
     }
 
+    /// Character classes for the validators, one table lookup per byte: bit 0 = A-Z a-z 0-9,
+    /// bit 1 = `-` `_` (URL-safe Base64), bit 2 = `+` `/` (standard Base64).
+    private static let characterClasses: [UInt8] = {
+        var table = [UInt8](repeating: 0, count: 256)
+        for c in UInt8(ascii: "A")...UInt8(ascii: "Z") { table[Int(c)] = 1 }
+        for c in UInt8(ascii: "a")...UInt8(ascii: "z") { table[Int(c)] = 1 }
+        for c in UInt8(ascii: "0")...UInt8(ascii: "9") { table[Int(c)] = 1 }
+        table[Int(UInt8(ascii: "-"))] = 2
+        table[Int(UInt8(ascii: "_"))] = 2
+        table[Int(UInt8(ascii: "+"))] = 4
+        table[Int(UInt8(ascii: "/"))] = 4
+        return table
+    }()
+
+    @inline(__always)
     private static func isAlphanumeric(_ c: UInt8) -> Bool {
-        (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(c) || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(c)
-            || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(c)
+        characterClasses.withUnsafeBufferPointer { $0[Int(c)] & 1 != 0 }
     }
 
+    @inline(__always)
     private static func isURLSafe(_ c: UInt8) -> Bool {
-        isAlphanumeric(c) || c == UInt8(ascii: "-") || c == UInt8(ascii: "_")
+        characterClasses.withUnsafeBufferPointer { $0[Int(c)] & 3 != 0 }
     }
 
+    @inline(__always)
     private static func isStandardBase64(_ c: UInt8) -> Bool {
-        isAlphanumeric(c) || c == UInt8(ascii: "+") || c == UInt8(ascii: "/")
+        characterClasses.withUnsafeBufferPointer { $0[Int(c)] & 5 != 0 }
     }
 }

@@ -42,7 +42,7 @@ public enum InviteTransport {
     /// - Throws: `.malformed(format: "invite code", …)` for a bad code, Argon2id errors.
     public static func create(phrase: RecoveryPhrase, code: String, parameters: CloserKDFParameters = .closer) throws(KindredCryptoError) -> Creation {
         try create(phrase: phrase, code: code, parameters: parameters, secret: .generate(),
-                   salt: CloserAESGCM.randomBytes(WrappedCoupleKey.saltLength), iv: nil)
+                   salt: SecureRandom.bytes(WrappedCoupleKey.saltLength), iv: nil)
     }
 
     static func create(phrase: RecoveryPhrase, code: String, parameters: CloserKDFParameters, secret: InviteSecret, salt: [UInt8], iv: [UInt8]?) throws(KindredCryptoError) -> Creation {

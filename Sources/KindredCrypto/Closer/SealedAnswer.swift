@@ -29,7 +29,7 @@ public enum SealedAnswer {
     /// - Throws: `.tooLong` for an oversized answer, keyset errors.
     public static func seal(answer: String, context: SealedAnswerContext, coupleKeyset: Keyset) throws(KindredCryptoError) -> Sealed {
         try seal(answer: answer, context: context, cipher: CloserFieldCipher(coupleKeyset: coupleKeyset),
-                 oneTimeKey: CloserAESGCM.randomBytes(CloserAESGCM.keyLength), nonce: nil, iv: nil)
+                 oneTimeKey: SecureRandom.bytes(CloserAESGCM.keyLength), nonce: nil, iv: nil)
     }
 
     static func seal(answer: String, context: SealedAnswerContext, cipher: CloserFieldCipher, oneTimeKey: [UInt8], nonce: [UInt8]?, iv: [UInt8]?) throws(KindredCryptoError) -> Sealed {

@@ -29,7 +29,7 @@ public enum SealedPayload {
     /// - Returns: the canonical UTF-8 JSON bytes.
     /// - Throws: `KindredCryptoError.invalidParameters` for a nonce that is not 32 bytes.
     public static func canonicalJSON(answer: String, context: SealedAnswerContext, nonce: [UInt8]? = nil) throws(KindredCryptoError) -> [UInt8] {
-        let nonceBytes = nonce ?? CloserAESGCM.randomBytes(nonceLength)
+        let nonceBytes = nonce ?? SecureRandom.bytes(nonceLength)
         guard nonceBytes.count == nonceLength else { throw .invalidParameters("the nonce must be \(nonceLength) bytes") }
         return try CanonicalJSON.encode(.object([
             "v": .integer(version),

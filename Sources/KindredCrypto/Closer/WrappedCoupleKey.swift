@@ -42,7 +42,7 @@ public struct WrappedCoupleKey: Equatable, Sendable {
     /// - Returns: the three wire fields.
     /// - Throws: `KindredCryptoError` from Argon2id, or `.tooLong` for an oversized keyset.
     public static func wrap(_ keyset: Keyset, phrase: RecoveryPhrase, parameters: CloserKDFParameters = .closer) throws(KindredCryptoError) -> WrappedCoupleKey {
-        try wrap(keyset, phrase: phrase, parameters: parameters, salt: CloserAESGCM.randomBytes(saltLength), iv: nil)
+        try wrap(keyset, phrase: phrase, parameters: parameters, salt: SecureRandom.bytes(saltLength), iv: nil)
     }
 
     static func wrap(_ keyset: Keyset, phrase: RecoveryPhrase, parameters: CloserKDFParameters, salt: [UInt8], iv: [UInt8]?) throws(KindredCryptoError) -> WrappedCoupleKey {

@@ -3,6 +3,7 @@
 /// Decoding is strict: characters outside the alphabet, misplaced or missing padding
 /// (standard alphabet), any padding (URL-safe alphabet) and non-zero trailing bits are
 /// refused, so every byte string has exactly one accepted text form.
+/// Spec: `docs/wire-formats.md`, conventions.
 public enum Base64 {
     /// The two alphabets: standard (`+/`, padded) and URL-safe (`-_`, unpadded).
     public enum Alphabet: Sendable {
@@ -14,6 +15,16 @@ public enum Base64 {
 
     private static let standardTable = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
     private static let urlTable = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+    /// 256-entry reverse tables: the 6-bit value, or 0xFF for a character outside the alphabet.
+    private static let standardReverse = reverse(standardTable)
+    private static let urlReverse = reverse(urlTable)
+    private static let invalid: UInt8 = 0xFF
+
+    private static func reverse(_ table: [UInt8]) -> [UInt8] {
+        var r = [UInt8](repeating: invalid, count: 256)
+        for (value, char) in table.enumerated() { r[Int(char)] = UInt8(value) }
+        return r
+    }
 
     /// Encodes bytes.
     /// - Parameters:
@@ -21,26 +32,38 @@ public enum Base64 {
     ///   - alphabet: `.standard` (padded) or `.urlSafeNoPadding`.
     /// - Returns: the Base64 text.
     public static func encode(_ bytes: some Collection<UInt8>, alphabet: Alphabet) -> String {
-        let table = alphabet == .standard ? standardTable : urlTable
-        let input = Array(bytes)
-        var out = [UInt8]()
-        out.reserveCapacity((input.count + 2) / 3 * 4)
-        var i = 0
-        while i + 3 <= input.count {
-            let n = UInt32(input[i]) << 16 | UInt32(input[i + 1]) << 8 | UInt32(input[i + 2])
-            out.append(table[Int(n >> 18 & 63)]); out.append(table[Int(n >> 12 & 63)])
-            out.append(table[Int(n >> 6 & 63)]); out.append(table[Int(n & 63)])
-            i += 3
+        if let text = bytes.withContiguousStorageIfAvailable({ encode($0, alphabet: alphabet) }) { return text }
+        return Array(bytes).withUnsafeBufferPointer { encode($0, alphabet: alphabet) }
+    }
+
+    private static func encode(_ input: UnsafeBufferPointer<UInt8>, alphabet: Alphabet) -> String {
+        let padded = alphabet == .standard
+        let full = input.count / 3
+        let rest = input.count % 3
+        let count = full * 4 + (rest == 0 ? 0 : (padded ? 4 : rest + 1))
+        let table = padded ? standardTable : urlTable
+        return table.withUnsafeBufferPointer { t in
+            String(unsafeUninitializedCapacity: count) { out in
+                var i = 0, o = 0
+                while i + 3 <= input.count {
+                    let n = UInt32(input[i]) << 16 | UInt32(input[i + 1]) << 8 | UInt32(input[i + 2])
+                    out[o] = t[Int(n >> 18 & 63)]; out[o + 1] = t[Int(n >> 12 & 63)]
+                    out[o + 2] = t[Int(n >> 6 & 63)]; out[o + 3] = t[Int(n & 63)]
+                    i += 3; o += 4
+                }
+                if rest > 0 {
+                    var n = UInt32(input[i]) << 16
+                    if rest == 2 { n |= UInt32(input[i + 1]) << 8 }
+                    out[o] = t[Int(n >> 18 & 63)]; out[o + 1] = t[Int(n >> 12 & 63)]
+                    o += 2
+                    if rest == 2 { out[o] = t[Int(n >> 6 & 63)]; o += 1 }
+                    if padded {
+                        while o < count { out[o] = UInt8(ascii: "="); o += 1 }
+                    }
+                }
+                return count
+            }
         }
-        let rest = input.count - i
-        if rest > 0 {
-            var n = UInt32(input[i]) << 16
-            if rest == 2 { n |= UInt32(input[i + 1]) << 8 }
-            out.append(table[Int(n >> 18 & 63)]); out.append(table[Int(n >> 12 & 63)])
-            if rest == 2 { out.append(table[Int(n >> 6 & 63)]) }
-            if alphabet == .standard { out.append(contentsOf: Array(repeating: UInt8(ascii: "="), count: 3 - rest)) }
-        }
-        return String(decoding: out, as: UTF8.self)
     }
 
     /// Decodes text strictly.
@@ -51,46 +74,56 @@ public enum Base64 {
     /// - Returns: the decoded bytes.
     /// - Throws: `KindredCryptoError.malformed` for any character, padding or trailing-bit violation.
     public static func decode(_ text: some StringProtocol, alphabet: Alphabet, format: String = "base64") throws(KindredCryptoError) -> [UInt8] {
-        var chars = Array(text.utf8)
-        if alphabet == .standard {
-            guard chars.count % 4 == 0 else { throw .malformed(format: format, reason: "length is not a multiple of 4") }
-            var pad = 0
-            while pad < 2, let last = chars.last, last == UInt8(ascii: "=") { chars.removeLast(); pad += 1 }
-        } else if chars.count % 4 == 1 {
-            throw .malformed(format: format, reason: "impossible length")
-        }
-        var out = [UInt8]()
-        out.reserveCapacity(chars.count * 3 / 4)
-        var acc: UInt32 = 0
-        var bits = 0
-        for c in chars {
-            guard let v = value(of: c, alphabet: alphabet) else {
-                throw .malformed(format: format, reason: "invalid character")
-            }
-            acc = acc << 6 | UInt32(v)
-            bits += 6
-            if bits >= 8 {
-                bits -= 8
-                out.append(UInt8(truncatingIfNeeded: acc >> UInt32(bits)))
-                acc &= (1 << UInt32(bits)) - 1
-            }
-        }
-        guard chars.count % 4 != 1 else { throw .malformed(format: format, reason: "impossible length") }
-        guard acc == 0 else { throw .malformed(format: format, reason: "non-zero trailing bits") }
-        return out
+        let result = text.utf8.withContiguousStorageIfAvailable { decode($0, alphabet: alphabet, format: format) }
+            ?? Array(text.utf8).withUnsafeBufferPointer { decode($0, alphabet: alphabet, format: format) }
+        return try result.get()
     }
 
-    @inline(__always)
-    private static func value(of c: UInt8, alphabet: Alphabet) -> UInt8? {
-        switch c {
-        case UInt8(ascii: "A")...UInt8(ascii: "Z"): return c - UInt8(ascii: "A")
-        case UInt8(ascii: "a")...UInt8(ascii: "z"): return c - UInt8(ascii: "a") + 26
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return c - UInt8(ascii: "0") + 52
-        case UInt8(ascii: "+") where alphabet == .standard: return 62
-        case UInt8(ascii: "/") where alphabet == .standard: return 63
-        case UInt8(ascii: "-") where alphabet == .urlSafeNoPadding: return 62
-        case UInt8(ascii: "_") where alphabet == .urlSafeNoPadding: return 63
-        default: return nil
+    /// Decodes the Base64 bytes `input` (ASCII) strictly.
+    static func decode(_ input: UnsafeBufferPointer<UInt8>, alphabet: Alphabet, format: String) -> Result<[UInt8], KindredCryptoError> {
+        var n = input.count
+        if alphabet == .standard {
+            guard n % 4 == 0 else { return .failure(.malformed(format: format, reason: "length is not a multiple of 4")) }
+            var pad = 0
+            while pad < 2, n > 0, input[n - 1] == UInt8(ascii: "=") { n -= 1; pad += 1 }
         }
+        let rest = n % 4
+        guard rest != 1 else { return .failure(.malformed(format: format, reason: "impossible length")) }
+        let outCount = n / 4 * 3 + (rest == 0 ? 0 : rest - 1)
+        let table = alphabet == .standard ? standardReverse : urlReverse
+        var bad: UInt8 = 0
+        var trailing: UInt8 = 0
+        let out = table.withUnsafeBufferPointer { t in
+            [UInt8](unsafeUninitializedCapacity: outCount) { buffer, initialized in
+                var i = 0, o = 0
+                while i + 4 <= n {
+                    let a = t[Int(input[i])], b = t[Int(input[i + 1])], c = t[Int(input[i + 2])], d = t[Int(input[i + 3])]
+                    bad |= a | b | c | d
+                    let v = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
+                    buffer[o] = UInt8(truncatingIfNeeded: v >> 16)
+                    buffer[o + 1] = UInt8(truncatingIfNeeded: v >> 8)
+                    buffer[o + 2] = UInt8(truncatingIfNeeded: v)
+                    i += 4; o += 3
+                }
+                if rest >= 2 {
+                    let a = t[Int(input[i])], b = t[Int(input[i + 1])]
+                    bad |= a | b
+                    buffer[o] = UInt8(truncatingIfNeeded: a << 2 | b >> 4)
+                    if rest == 3 {
+                        let c = t[Int(input[i + 2])]
+                        bad |= c
+                        buffer[o + 1] = UInt8(truncatingIfNeeded: b << 4 | c >> 2)
+                        trailing = c & 0x03
+                    } else {
+                        trailing = b & 0x0F
+                    }
+                }
+                initialized = outCount
+            }
+        }
+        // Valid values are below 64; an invalid character (0xFF) sets the top bits.
+        guard bad & 0xC0 == 0 else { return .failure(.malformed(format: format, reason: "invalid character")) }
+        guard trailing == 0 else { return .failure(.malformed(format: format, reason: "non-zero trailing bits")) }
+        return .success(out)
     }
 }

@@ -15,10 +15,10 @@ enum AesGcmCipher {
     ///   - iv: 12 bytes, never reused with the same key.
     ///   - associatedData: authenticated, not encrypted.
     /// - Returns: `iv ‖ ciphertext ‖ tag`.
-    /// - Throws: `.invalidKeySize` for a key that is not 16 or 32 bytes.
+    /// - Throws: `.invalidKeySize` for a key that is not 16 or 32 bytes, `.invalidParameters` for an IV that is not 12 bytes.
     static func seal(_ plaintext: [UInt8], key: [UInt8], iv: [UInt8], associatedData: [UInt8]) throws(KindredCryptoError) -> [UInt8] {
         guard AesGcmKey.acceptedSizes.contains(key.count) else { throw .invalidKeySize(expected: 32, actual: key.count) }
-        precondition(iv.count == ivSize, "AES-GCM IV must be 12 bytes")
+        guard iv.count == ivSize else { throw .invalidParameters("AES-GCM IV must be \(ivSize) bytes, got \(iv.count)") }
         do {
             let box = try AES.GCM.seal(plaintext, using: SymmetricKey(data: key),
                                        nonce: try AES.GCM.Nonce(data: iv), authenticating: associatedData)
@@ -37,8 +37,7 @@ enum AesGcmCipher {
     /// - Returns: `iv ‖ ciphertext ‖ tag`.
     /// - Throws: `.invalidKeySize` for a key that is not 16 or 32 bytes.
     static func seal(_ plaintext: [UInt8], key: [UInt8], associatedData: [UInt8]) throws(KindredCryptoError) -> [UInt8] {
-        var rng = SystemRandomNumberGenerator()
-        let iv = (0..<ivSize).map { _ in UInt8.random(in: 0...255, using: &rng) }
+        let iv = SecureRandom.bytes(ivSize)
         return try seal(plaintext, key: key, iv: iv, associatedData: associatedData)
     }
 

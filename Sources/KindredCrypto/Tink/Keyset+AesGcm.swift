@@ -33,8 +33,7 @@ extension Keyset {
     @discardableResult
     public mutating func addAES256GCMKey(outputPrefixType: OutputPrefixType = .tink, makePrimary: Bool) -> UInt32 {
         precondition(outputPrefixType != .unknown, "a new key needs a known output prefix type")
-        var rng = SystemRandomNumberGenerator()
-        let key = (0..<32).map { _ in UInt8.random(in: 0...255, using: &rng) }
+        let key = SecureRandom.bytes(32)
         let id = newKeyID()
         keys.append(Self.aesGcmEntry(key: key, keyID: id, outputPrefixType: outputPrefixType))
         if makePrimary { primaryKeyID = id }

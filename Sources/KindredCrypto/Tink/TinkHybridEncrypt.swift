@@ -30,8 +30,7 @@ public struct TinkHybridEncrypt: Sendable {
     /// - Returns: `prefix ‖ ephemeral point ‖ IV ‖ ciphertext ‖ tag`.
     /// - Throws: never in practice (the key was validated at init); typed for uniformity.
     public func encrypt(_ plaintext: [UInt8], contextInfo: [UInt8]) throws(KindredCryptoError) -> [UInt8] {
-        var rng = SystemRandomNumberGenerator()
-        let iv = (0..<AesGcmCipher.ivSize).map { _ in UInt8.random(in: 0...255, using: &rng) }
+        let iv = SecureRandom.bytes(AesGcmCipher.ivSize)
         return try encrypt(plaintext, contextInfo: contextInfo, ephemeral: P256.KeyAgreement.PrivateKey(), iv: iv)
     }
 

@@ -133,9 +133,9 @@ import Testing
         #expect(opened["phrase"] as? String == phrase.normalized)
         #expect(opened["verifier"] as? String == created.verifier)
         let secret = InviteSecret.generate()
-        let salt = Base64.encode(CloserAESGCM.randomBytes(16), alphabet: .standard)
+        let salt = Base64.encode(SecureRandom.bytes(16), alphabet: .standard)
         let made = try CloserReference.object(["op": "invite-create", "secret": secret.symbols, "code": "Q7W2ER", "kdfSalt": salt,
-                                               "kdfParams": Self.cheap.encoded, "iv": Hex.encode(CloserAESGCM.randomBytes(12)),
+                                               "kdfParams": Self.cheap.encoded, "iv": Hex.encode(SecureRandom.bytes(12)),
                                                "phrase": phrase.normalized])
         let keys = try InviteKeys(secret: secret, code: "Q7W2ER", kdfSalt: salt, kdfParams: Self.cheap.encoded)
         #expect(try keys.decryptPhrase(try #require(made["encryptedPhrase"] as? String)) == phrase)

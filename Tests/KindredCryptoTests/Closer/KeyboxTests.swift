@@ -9,7 +9,7 @@ import Testing
             let bob = Keyset.generateECIESP256(outputPrefixType: prefix)
             let published = try CloserPublicKey.decode(CloserPublicKey.encode(bob.publicKeyset()))
             for _ in 0..<20 {
-                let key = CloserAESGCM.randomBytes(32)
+                let key = SecureRandom.bytes(32)
                 let box = try Keybox.wrap(oneTimeKey: key, recipientPublicKeyset: published, context: Self.context)
                 #expect(CloserWireFormat.isKeybox(box), "\(box)")
                 #expect(box.utf8.count == (prefix == .tink ? 184 : 177))
@@ -21,7 +21,7 @@ import Testing
 
     @Test func bindsContextAndRecipient() throws {
         let bob = Keyset.generateECIESP256()
-        let box = try Keybox.wrap(oneTimeKey: CloserAESGCM.randomBytes(32), recipientPublicKeyset: bob.publicKeyset(), context: Self.context)
+        let box = try Keybox.wrap(oneTimeKey: SecureRandom.bytes(32), recipientPublicKeyset: bob.publicKeyset(), context: Self.context)
         let others = [try KeyboxContext(coupleId: "couple-x", questionId: "q-2024-05-01", senderUserId: "alice", recipientUserId: "bob"),
                       try KeyboxContext(coupleId: "couple-7Hq2", questionId: "q-x", senderUserId: "alice", recipientUserId: "bob"),
                       try KeyboxContext(coupleId: "couple-7Hq2", questionId: "q-2024-05-01", senderUserId: "bob", recipientUserId: "alice"),
@@ -41,7 +41,7 @@ import Testing
 
     @Test func mutatedKeyboxesGiveTypedErrors() throws {
         let bob = Keyset.generateECIESP256()
-        let box = try Keybox.wrap(oneTimeKey: CloserAESGCM.randomBytes(32), recipientPublicKeyset: bob.publicKeyset(), context: Self.context)
+        let box = try Keybox.wrap(oneTimeKey: SecureRandom.bytes(32), recipientPublicKeyset: bob.publicKeyset(), context: Self.context)
         var rng = SeededGenerator(seed: 0x4B45_5942)
         for _ in 0..<10_000 {
             let mutated = Mutator.mutate(box, using: &rng)
@@ -64,7 +64,7 @@ import Testing
         let python = try CloserReference.object(["op": "ecies-new"])
         let pub = try #require(python["publicKey"] as? String)
         #expect(CloserWireFormat.isPublicKey(pub))
-        let key = CloserAESGCM.randomBytes(32)
+        let key = SecureRandom.bytes(32)
         let box = try Keybox.wrap(oneTimeKey: key, recipientPublicKeyset: CloserPublicKey.decode(pub), context: Self.context)
         let unwrapped = try CloserReference.object(["op": "keybox-unwrap", "privateKeyset": try #require(python["privateKeyset"] as? String),
                                                     "keybox": box, "context": "couple-7Hq2|q-2024-05-01|alice|bob"])

@@ -84,7 +84,7 @@ import Testing
         let cipher = try CloserFieldCipher(coupleKeyset: couple)
         let claimed = try SealedAnswerContext(coupleId: "couple-7Hq2", questionId: "q-2024-05-01", userId: "mallory")
         let json = try SealedPayload.canonicalJSON(answer: "hi", context: claimed)
-        let key = CloserAESGCM.randomBytes(32)
+        let key = SecureRandom.bytes(32)
         let payload = try SealedPayload.seal(json, oneTimeKey: key, context: Self.aliceContext)
         let commitment = AnswerCommitment.commit(json)
         let seal = try cipher.encrypt(bytes: Array(commitment.utf8), associatedData: Self.aliceContext.associatedData)
@@ -93,7 +93,7 @@ import Testing
                                   context: Self.aliceContext, coupleKeyset: couple)
         }
         #expect(throws: KindredCryptoError.authenticationFailed) {
-            try SealedAnswer.open(payload: payload, commitment: commitment, commitmentSeal: seal, oneTimeKey: CloserAESGCM.randomBytes(32),
+            try SealedAnswer.open(payload: payload, commitment: commitment, commitmentSeal: seal, oneTimeKey: SecureRandom.bytes(32),
                                   context: Self.aliceContext, coupleKeyset: couple)
         }
     }

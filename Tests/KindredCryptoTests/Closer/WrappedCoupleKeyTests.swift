@@ -77,9 +77,9 @@ import Testing
         let theirs = try CloserReference.object(["op": "unwrap", "phrase": phrase.normalized, "kdfSalt": wrapped.kdfSalt,
                                                  "kdfParams": wrapped.kdfParams, "wrappedCoupleKey": wrapped.wrappedCoupleKey])
         #expect(theirs["keyset"] as? String == Hex.encode(keyset.serialized()))
-        let salt = CloserAESGCM.randomBytes(16)
+        let salt = SecureRandom.bytes(16)
         let made = try CloserReference.object(["op": "wrap", "phrase": phrase.normalized, "kdfSalt": Base64.encode(salt, alphabet: .standard),
-                                               "kdfParams": Self.cheap.encoded, "iv": Hex.encode(CloserAESGCM.randomBytes(12)),
+                                               "kdfParams": Self.cheap.encoded, "iv": Hex.encode(SecureRandom.bytes(12)),
                                                "keyset": Hex.encode(keyset.serialized())])
         let fromPython = WrappedCoupleKey(wrappedCoupleKey: try #require(made["wrappedCoupleKey"] as? String),
                                           kdfSalt: Base64.encode(salt, alphabet: .standard), kdfParams: Self.cheap.encoded)

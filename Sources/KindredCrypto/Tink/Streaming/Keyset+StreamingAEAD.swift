@@ -11,8 +11,7 @@ extension Keyset {
 
     /// A new one-key AES-GCM-HKDF streaming keyset with any parameters (tests use small segments).
     static func generateAesGcmHkdfStreaming(_ parameters: AesGcmHkdfStreamingKey.Parameters, keySize: Int) -> Keyset {
-        var rng = SystemRandomNumberGenerator()
-        let keyValue = (0..<keySize).map { _ in UInt8.random(in: 0...255, using: &rng) }
+        let keyValue = SecureRandom.bytes(keySize)
         let key = AesGcmHkdfStreamingKey(parameters: parameters, keyValue: keyValue)
         let id = Keyset(primaryKeyID: 0, keys: []).newKeyID()
         let entry = Key(keyData: KeyData(typeURL: AesGcmHkdfStreamingKey.typeURL, value: key.serialized(), keyMaterialType: .symmetric),

@@ -42,9 +42,8 @@ public struct TinkStreamingAEAD: Sendable {
     /// - Returns: an encrypter; feed it with `update`, end it with `finish`.
     /// - Throws: nothing today; typed for symmetry with the other primitives.
     public func makeEncrypter(associatedData: [UInt8]) throws(KindredCryptoError) -> StreamingEncrypter {
-        var rng = SystemRandomNumberGenerator()
-        let salt = (0..<primary.parameters.derivedKeySize).map { _ in UInt8.random(in: 0...255, using: &rng) }
-        let prefix = (0..<StreamingGeometry.noncePrefixSize).map { _ in UInt8.random(in: 0...255, using: &rng) }
+        let salt = SecureRandom.bytes(primary.parameters.derivedKeySize)
+        let prefix = SecureRandom.bytes(StreamingGeometry.noncePrefixSize)
         return StreamingEncrypter(key: primary, salt: salt, noncePrefix: prefix, associatedData: associatedData)
     }
 
