@@ -86,16 +86,19 @@ public enum CanonicalJSON {
     private static let hexDigits = Array("0123456789abcdef".utf8)
 
     private static func writeString(_ s: String, to out: inout [UInt8]) {
+        var s = s
+        s.withUTF8 { writeEscaped($0, to: &out) }
+    }
+
+    /// Writes a JSON string literal: runs of bytes that need no escaping are copied in one step.
+    private static func writeEscaped(_ utf8: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
-        var utf8 = Substring(s).utf8
-        while true {
-            // Copy the run of bytes that need no escaping in one step.
-            guard let special = utf8.firstIndex(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
-                out.append(contentsOf: utf8)
-                break
-            }
-            out.append(contentsOf: utf8[..<special])
-            let byte = utf8[special]
+        var runStart = 0
+        for i in 0..<utf8.count {
+            let byte = utf8[i]
+            guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<i]))
+            runStart = i + 1
             out.append(UInt8(ascii: "\\"))
             switch byte {
             case UInt8(ascii: "\""): out.append(UInt8(ascii: "\""))
@@ -110,8 +113,8 @@ public enum CanonicalJSON {
                 out.append(hexDigits[Int(byte >> 4)])
                 out.append(hexDigits[Int(byte & 15)])
             }
-            utf8 = utf8[utf8.index(after: special)...]
         }
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count]))
         out.append(UInt8(ascii: "\""))
     }
 }

@@ -10,23 +10,29 @@ extension CloserWireFormat {
     ///   `.truncated` for a body shorter than the rule's minimum, `.malformed` for any character
     ///   or Base64 violation.
     public static func decodeBody(_ s: String, as format: Format) throws(KindredCryptoError) -> [UInt8] {
+        var s = s
+        return try s.withUTF8 { decodeBody(utf8: $0, as: format) }.get()
+    }
+
+    /// `decodeBody(_:as:)` over the string's UTF-8 bytes.
+    static func decodeBody(utf8 bytes: UnsafeBufferPointer<UInt8>, as format: Format) -> Result<[UInt8], KindredCryptoError> {
         let name = format.rawValue
-        guard s.utf8.starts(with: format.prefix.utf8) else {
-            throw .wrongPrefix(format: name, expected: format.prefix)
+        let prefixLength = format.prefix.utf8.count
+        guard bytes.starts(with: format.prefix.utf8) else {
+            return .failure(.wrongPrefix(format: name, expected: format.prefix))
         }
-        let length = s.utf8.count
-        guard length <= format.maximumLength else { throw .tooLong(format: name, limit: format.maximumLength) }
-        let body = Array(s.utf8)[format.prefix.utf8.count...]
+        guard bytes.count <= format.maximumLength else { return .failure(.tooLong(format: name, limit: format.maximumLength)) }
+        let body = UnsafeBufferPointer(rebasing: bytes[prefixLength...])
         let alphabet: Base64.Alphabet = format == .ciphertext ? .standard : .urlSafeNoPadding
-        if let reason = problem(s, as: format) {
+        if let reason = problem(utf8: bytes, as: format) {
             // Length problems of an otherwise clean body are truncation; the rest is malformed.
             let cleanBody = body.allSatisfy { c in
                 (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a)
                     || (alphabet == .standard ? (c == 0x2b || c == 0x2f || c == 0x3d) : (c == 0x2d || c == 0x5f))
             }
-            if cleanBody && body.count < format.minimumBodyLength { throw .truncated(format: name) }
-            throw .malformed(format: name, reason: reason)
+            if cleanBody && body.count < format.minimumBodyLength { return .failure(.truncated(format: name)) }
+            return .failure(.malformed(format: name, reason: reason))
         }
-        return try body.withUnsafeBufferPointer { Base64.decode($0, alphabet: alphabet, format: name) }.get()
+        return Base64.decode(body, alphabet: alphabet, format: name)
     }
 }

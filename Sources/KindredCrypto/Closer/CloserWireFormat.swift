@@ -104,22 +104,28 @@ public enum CloserWireFormat {
     /// - Returns: `nil` when valid, otherwise a one-line reason (for example
     ///   "body has 12 characters, at least 80 required").
     public static func problem(_ s: String, as format: Format) -> String? {
-        let bytes = Array(s.utf8)
-        let prefix = Array(format.prefix.utf8)
-        guard bytes.count >= prefix.count, Array(bytes[0..<prefix.count]) == prefix else {
+        var s = s
+        return s.withUTF8 { problem(utf8: $0, as: format) }
+    }
+
+    /// `problem(_:as:)` over the string's UTF-8 bytes.
+    static func problem(utf8 bytes: UnsafeBufferPointer<UInt8>, as format: Format) -> String? {
+        let prefix = format.prefix.utf8
+        guard bytes.count >= prefix.count, bytes.starts(with: prefix) else {
             return "does not start with \(format.prefix)"
         }
         guard bytes.count <= format.maximumLength else {
             return "\(bytes.count) characters, at most \(format.maximumLength) allowed"
         }
-        let body = bytes[prefix.count...]
+        let body = UnsafeBufferPointer(rebasing: bytes[prefix.count...])
         if format == .ciphertext {
             return ciphertextBodyProblem(body)
         }
         let urlSafe = format != .inviteCode
-        if let bad = body.firstIndex(where: { urlSafe ? !isURLSafe($0) : !isAlphanumeric($0) }) {
+        let allowed: UInt8 = urlSafe ? 3 : 1
+        if let bad = characterClasses.withUnsafeBufferPointer({ t in body.firstIndex { t[Int($0)] & allowed == 0 } }) {
             let what = format == .inviteCode ? "A-Z, a-z, 0-9" : "A-Z, a-z, 0-9, - and _"
-            let position = bad - prefix.count + 1
+            let position = bad + 1
             return urlSafe ? "character \(position) of the body is not one of \(what)" : "character \(position) is not one of \(what)"
         }
         if format.hasFixedBodyLength {
@@ -143,15 +149,17 @@ public enum CloserWireFormat {
         return s.utf8.count == 6 ? .inviteCode : nil
     }
 
-    private static func ciphertextBodyProblem(_ body: ArraySlice<UInt8>) -> String? {
-        var end = body.endIndex
+    private static func ciphertextBodyProblem(_ body: UnsafeBufferPointer<UInt8>) -> String? {
+        var end = body.count
         var padding = 0
-        while end > body.startIndex, body[end - 1] == UInt8(ascii: "=") { end -= 1; padding += 1 }
+        while end > 0, body[end - 1] == UInt8(ascii: "=") { end -= 1; padding += 1 }
         if padding > 2 { return "more than two '=' padding characters" }
-        let data = body[body.startIndex..<end]
-        if data.isEmpty { return "body has no Base64 characters" }
-        if let bad = data.firstIndex(where: { !isStandardBase64($0) }) {
-            let position = bad - body.startIndex + 1
+        if end == 0 { return "body has no Base64 characters" }
+        let bad = characterClasses.withUnsafeBufferPointer { t in
+            UnsafeBufferPointer(rebasing: body[0..<end]).firstIndex { t[Int($0)] & 5 == 0 }
+        }
+        if let bad {
+            let position = bad + 1
             return body[bad] == UInt8(ascii: "=") ? "'=' at body character \(position) is not at the end"
                 : "character \(position) of the body is not one of A-Z, a-z, 0-9, + and /"
         }
