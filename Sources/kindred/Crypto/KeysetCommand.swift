@@ -33,10 +33,17 @@ struct KeysetCommand: ParsableCommand {
             abstract: "Read a private hybrid keyset on stdin and write its public keyset to stdout."
         )
 
+        @Flag(help: "Print Closer's pub:v1: text (the form published for device keys) instead of the binary keyset.")
+        var pub = false
+
         func run() throws {
             let keyset = try TinkCommandSupport.parseKeyset(StandardIO.readAll())
             let publicKeyset = try TinkCommandSupport.checked { () throws(KindredCryptoError) in try keyset.publicKeyset() }
-            StandardIO.writeBytes(publicKeyset.serialized())
+            if pub {
+                StandardIO.writeLine(try TinkCommandSupport.checked { () throws(KindredCryptoError) in try CloserPublicKey.encode(publicKeyset) })
+            } else {
+                StandardIO.writeBytes(publicKeyset.serialized())
+            }
         }
     }
 
