@@ -26,20 +26,13 @@ struct InviteCommand: ParsableCommand {
         @Option(help: "The six-character invite code the server assigned (default: a fresh Crockford code).")
         var code: String?
 
-        @Option(name: [.customShort("m"), .customLong("m")], help: "Argon2id memory in KiB.")
-        var memoryKiB: Int = CloserKDFParameters.closer.memoryKiB
-
-        @Option(name: .customShort("t"), help: "Argon2id iterations.")
-        var iterations: Int = CloserKDFParameters.closer.iterations
-
-        @Option(name: .customShort("p"), help: "Argon2id parallelism.")
-        var parallelism: Int = CloserKDFParameters.closer.parallelism
+        @OptionGroup var cost: KDFCostOptions
 
         func run() throws {
             let phrase = try PhraseCommand.readPhrase()
             do {
                 let inviteCode = try code.map(InviteCode.canonicalize) ?? InviteCode.generate()
-                let parameters = try CloserKDFParameters(memoryKiB: memoryKiB, iterations: iterations, parallelism: parallelism)
+                let parameters = try cost.parameters()
                 let created = try InviteTransport.create(phrase: phrase, code: inviteCode, parameters: parameters)
                 StandardIO.writeLine(try CanonicalJSON.string(.object([
                     "code": .string(inviteCode),

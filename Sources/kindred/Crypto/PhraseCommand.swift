@@ -34,20 +34,13 @@ struct PhraseCommand: ParsableCommand {
         @Option(help: "The binary Tink keyset file to wrap.")
         var keyset: String
 
-        @Option(name: [.customShort("m"), .customLong("m")], help: "Argon2id memory in KiB.")
-        var memoryKiB: Int = CloserKDFParameters.closer.memoryKiB
-
-        @Option(name: .customShort("t"), help: "Argon2id iterations.")
-        var iterations: Int = CloserKDFParameters.closer.iterations
-
-        @Option(name: .customShort("p"), help: "Argon2id parallelism.")
-        var parallelism: Int = CloserKDFParameters.closer.parallelism
+        @OptionGroup var cost: KDFCostOptions
 
         func run() throws {
             let keysetBytes = try StandardIO.readFile(keyset)
             let phrase = try PhraseCommand.readPhrase()
             do {
-                let parameters = try CloserKDFParameters(memoryKiB: memoryKiB, iterations: iterations, parallelism: parallelism)
+                let parameters = try cost.parameters()
                 let wrapped = try WrappedCoupleKey.wrap(Keyset(serialized: keysetBytes), phrase: phrase, parameters: parameters)
                 StandardIO.writeLine(try CanonicalJSON.string(.object([
                     "wrappedCoupleKey": .string(wrapped.wrappedCoupleKey),
