@@ -12,17 +12,39 @@ let package = Package(
     platforms: [.macOS(.v14), .iOS(.v17)],
     products: [
         .library(name: "KindredCrypto", targets: ["KindredCrypto"]),
+        .library(name: "KindredStore", targets: ["KindredStore"]),
         .executable(name: "kindred", targets: ["kindred"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.81.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.29.0"),
+        .package(url: "https://github.com/vapor/sql-kit.git", from: "3.36.0"),
+        .package(url: "https://github.com/vapor/sqlite-kit.git", from: "4.5.2"),
+        .package(url: "https://github.com/vapor/postgres-kit.git", from: "2.17.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
     ],
     targets: [
         // Every end-to-end wire format of the five apps. swift-crypto only, no I/O.
         .target(
             name: "KindredCrypto",
             dependencies: [.product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: swiftSettings
+        ),
+        // The server's database layer on SQLKit: SQLite (embedded default) or PostgreSQL.
+        .target(
+            name: "KindredStore",
+            dependencies: [
+                .product(name: "SQLKit", package: "sql-kit"),
+                .product(name: "SQLiteKit", package: "sqlite-kit"),
+                .product(name: "PostgresKit", package: "postgres-kit"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: swiftSettings
         ),
         .executableTarget(
@@ -51,6 +73,12 @@ let package = Package(
             name: "kindred-crypto-bench",
             dependencies: ["KindredCrypto", .product(name: "Crypto", package: "swift-crypto")],
             path: "Benchmarks/CryptoBenchmarks",
+            swiftSettings: swiftSettings
+        ),
+        // One conformance suite that runs against SQLite and PostgreSQL.
+        .testTarget(
+            name: "KindredStoreTests",
+            dependencies: ["KindredStore", .product(name: "SQLKit", package: "sql-kit")],
             swiftSettings: swiftSettings
         ),
         // Drives the built `kindred` executable as a subprocess, end to end.
