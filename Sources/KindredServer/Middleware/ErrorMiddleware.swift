@@ -37,7 +37,12 @@ extension KindredError {
             switch error.status.code {
             case 404: self = .notFound
             case 405: self = .methodNotAllowed
-            case 413: self = .payloadTooLarge(limit: (error as? BodyLimitExceeded)?.limit ?? 0)
+            case 413:
+                if let exceeded = error as? BodyLimitExceeded {
+                    self = .payloadTooLarge(limit: exceeded.limit)
+                } else {
+                    self = .http(status: 413, message: "the request body is too large")
+                }
             case 400..<500:
                 let message = (error as? HTTPError)?.body ?? error.status.reasonPhrase.lowercased()
                 self = .http(status: error.status.code, message: message)
