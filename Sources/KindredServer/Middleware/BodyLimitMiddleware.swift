@@ -36,7 +36,7 @@ struct BodyLimitMiddleware: RouterMiddleware {
         var request = request
         do {
             _ = try await request.collectBody(upTo: limit)
-        } catch let error as HTTPError where error.status == .contentTooLarge {
+        } catch let error as any HTTPResponseError where error.status == .contentTooLarge {
             throw BodyLimitExceeded(limit: limit)
         }
         return try await next(request, context)

@@ -16,7 +16,9 @@ import Testing
         let process = Process()
         process.executableURL = KindredBinary.url
         process.arguments = ["serve", "--port", String(port), "--database-url", "sqlite:\(databasePath)", "--log-level", "info"]
+        // The body limit comes from the environment, as an operator would set it.
         process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("KINDRED_") }
+            .merging(["KINDRED_MAX_BODY_BYTES": "1024"]) { $1 }
         let logs = Pipe()
         process.standardError = logs
         process.standardOutput = FileHandle.nullDevice
@@ -33,6 +35,15 @@ import Testing
         #expect(header.prefix(15) == Data("SQLite format 3".utf8))
         #expect(header[18] == 2 && header[19] == 2)
         #expect(FileManager.default.fileExists(atPath: databasePath + "-wal"))
+
+        // A body without Content-Length is cut off at the limit too.
+        let chunked = try rawHTTP(
+            port: port,
+            head: "POST /v1/upload HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Kindred-App: closer\r\nTransfer-Encoding: chunked\r\n\r\n",
+            body: "400\r\n" + String(repeating: "x", count: 1024) + "\r\n1\r\nx\r\n0\r\n\r\n"
+        )
+        #expect(chunked.hasPrefix("HTTP/1.1 413"), "\(chunked)")
+        #expect(chunked.hasSuffix(#"{"error":{"code":"payload_too_large","message":"the request body is larger than 1024 bytes"}}"#))
 
         kill(process.processIdentifier, SIGTERM)
         process.waitUntilExit()
@@ -68,6 +79,37 @@ import Testing
             }
         }
     }
+}
+
+/// Sends one raw HTTP/1.1 request and returns the whole response (the server closes after it).
+func rawHTTP(port: Int, head: String, body: String) throws -> String {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard fd >= 0 else { throw POSIXError(.EMFILE) }
+    defer { close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = UInt16(port).bigEndian
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let connected = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+    }
+    guard connected else { throw POSIXError(.ECONNREFUSED) }
+    let request = Array((head + body).utf8)
+    var sent = 0
+    while sent < request.count {
+        let n = request[sent...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) }
+        if n <= 0 { break }  // the server may answer and close before reading everything
+        sent += n
+    }
+    shutdown(fd, Int32(SHUT_WR))
+    var response: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while true {
+        let n = recv(fd, &buffer, buffer.count, 0)
+        if n <= 0 { break }
+        response += buffer[0..<n]
+    }
+    return String(decoding: response, as: UTF8.self)
 }
 
 /// The `kindred` binary next to this test bundle (SwiftPM builds both into the same folder).
