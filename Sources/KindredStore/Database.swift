@@ -21,12 +21,12 @@ public final class Database: Sendable {
     /// connections; use `transaction(_:)` for statements that belong together.
     public let sql: any SQLDatabase
 
-    private let pool: Pool
+    let pool: Pool
     private let eventLoopGroup: MultiThreadedEventLoopGroup
     private let threadPool: NIOThreadPool?
-    private let isClosed = NIOLockedValueBox(false)
+    let isClosed = NIOLockedValueBox(false)
 
-    private enum Pool: Sendable {
+    enum Pool: Sendable {
         case sqlite(EventLoopGroupConnectionPool<SQLitePragmaSource>)
         case postgres(EventLoopGroupConnectionPool<PostgresConnectionSource>)
     }
@@ -154,17 +154,25 @@ public final class Database: Sendable {
         guard !isClosed.withLockedValue({ $0 }) else { throw KindredStoreError.closed }
         let begin = beginStatement
         return try await sql.withSession { session in
-            try await session.raw(SQLQueryString(begin)).run()
-            let result: T
-            do {
-                result = try await body(session)
-            } catch {
-                try? await session.raw("ROLLBACK").run()
-                throw error
-            }
-            try await session.raw("COMMIT").run()
-            return result
+            try await Self.transaction(on: session, begin: begin, body)
         }
+    }
+
+    /// Runs `body` in one transaction on `session`, which must be one pinned connection.
+    static func transaction<T: Sendable>(
+        on session: any SQLDatabase, begin: String,
+        _ body: @escaping @Sendable (any SQLDatabase) async throws -> T
+    ) async throws -> T {
+        try await session.raw(SQLQueryString(begin)).run()
+        let result: T
+        do {
+            result = try await body(session)
+        } catch {
+            try? await session.raw("ROLLBACK").run()
+            throw error
+        }
+        try await session.raw("COMMIT").run()
+        return result
     }
 
     /// Closes every connection, then stops the thread pool and the event loop. Safe to call twice.

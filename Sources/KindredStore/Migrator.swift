@@ -59,7 +59,28 @@ public struct Migrator: Sendable {
         clock: any WallClock = SystemClock(),
         logger: Logger = Logger(label: "kindred.migrations")
     ) async throws(KindredStoreError) -> [String] {
-        let alreadyApplied = try await applied(on: database)
+        do {
+            return try await database.withMigrationLock { session, begin in
+                try await migrate(session: session, begin: begin, clock: clock, logger: logger)
+            }
+        } catch let error as KindredStoreError {
+            throw error
+        } catch {
+            throw .queryFailed("migrating: \(Database.describe(error))")
+        }
+    }
+
+    /// Applies the pending migrations on one pinned session (inside the migration lock).
+    private func migrate(
+        session: any SQLDatabase, begin: String, clock: any WallClock, logger: Logger
+    ) async throws -> [String] {
+        let alreadyApplied: [AppliedMigration]
+        do {
+            try await createTable(session)
+            alreadyApplied = try await Self.readApplied(session)
+        } catch {
+            throw KindredStoreError.queryFailed("reading \(Self.table): \(Database.describe(error))")
+        }
         try check(alreadyApplied.map(\.name))
         var appliedNow: [String] = []
         for (index, migration) in migrations.enumerated().dropFirst(alreadyApplied.count) {
@@ -67,20 +88,20 @@ public struct Migrator: Sendable {
             let appliedAt = clock.now().millisecondsSince1970
             let didApply: Bool
             do {
-                didApply = try await database.transaction { session in
+                didApply = try await Database.transaction(on: session, begin: begin) { transaction in
                     // Another process may have applied it since we looked: the row is the truth.
-                    let existing = try await session.select().column("name").from(Self.table)
+                    let existing = try await transaction.select().column("name").from(Self.table)
                         .where("name", .equal, migration.name).first()
                     guard existing == nil else { return false }
-                    try await migration.up(session)
-                    try await session.insert(into: Self.table)
+                    try await migration.up(transaction)
+                    try await transaction.insert(into: Self.table)
                         .columns("name", "sequence", "applied_at")
                         .values(SQLBind(migration.name), SQLBind(sequence), SQLBind(appliedAt))
                         .run()
                     return true
                 }
             } catch {
-                throw .migrationFailed(name: migration.name, reason: Database.describe(error))
+                throw KindredStoreError.migrationFailed(name: migration.name, reason: Database.describe(error))
             }
             if didApply {
                 logger.info("applied migration", metadata: ["migration": "\(migration.name)"])

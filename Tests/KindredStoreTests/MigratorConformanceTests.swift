@@ -102,3 +102,29 @@ import Testing
         }
     }
 }
+
+/// Two servers starting together on one database.
+@Suite struct ConcurrentMigrationTests {
+    @Test(arguments: Backend.all)
+    func twoMigratorsAtOnceApplyEachMigrationOnce(backend: Backend) async throws {
+        try await TestDatabases.with(backend) { first in
+            let second = try await Database.open(first.configuration)
+            let slow = Migration("0001_slow") { sql in
+                try await sql.create(table: "slow").column("id", type: .bigint).run()
+                try await Task.sleep(for: .milliseconds(300))  // keeps the two runs overlapping
+            }
+            let migrator = try Migrator([slow, MigratorConformanceTests.gadgets])
+            do {
+                async let fromFirst = migrator.migrate(first)
+                async let fromSecond = migrator.migrate(second)
+                let applied = try await [fromFirst, fromSecond]
+                #expect(applied.flatMap { $0 }.sorted() == ["0001_slow", "0002_gadgets"])
+                #expect(try await migrator.applied(on: first).map(\.name) == ["0001_slow", "0002_gadgets"])
+                await second.close()
+            } catch {
+                await second.close()
+                throw error
+            }
+        }
+    }
+}
