@@ -9,14 +9,36 @@ let swiftSettings: [SwiftSetting] = [
 
 let package = Package(
     name: "Kindred",
-    platforms: [.macOS(.v14), .iOS(.v17)],
+    // macOS 15: swift-configuration (the server's settings) needs it; the server ships on Linux.
+    platforms: [.macOS(.v15), .iOS(.v17)],
     products: [
         .library(name: "KindredCrypto", targets: ["KindredCrypto"]),
+        .library(name: "KindredAPI", targets: ["KindredAPI"]),
+        .library(name: "KindredStore", targets: ["KindredStore"]),
+        .library(name: "KindredServer", targets: ["KindredServer"]),
         .executable(name: "kindred", targets: ["kindred"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-openapi-generator.git", from: "1.14.3"),
+        .package(url: "https://github.com/apple/swift-openapi-runtime.git", from: "1.13.4"),
+        .package(url: "https://github.com/swift-server/swift-openapi-hummingbird.git", from: "2.1.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.81.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.29.0"),
+        .package(url: "https://github.com/apple/swift-system.git", from: "1.5.0"),
+        .package(url: "https://github.com/vapor/sql-kit.git", from: "3.36.0"),
+        .package(url: "https://github.com/vapor/sqlite-kit.git", from: "4.5.2"),
+        .package(url: "https://github.com/vapor/postgres-kit.git", from: "2.17.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        .package(
+            url: "https://github.com/apple/swift-configuration.git", from: "1.4.0",
+            traits: [.defaults, "YAML"]
+        ),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
     ],
     targets: [
         // Every end-to-end wire format of the five apps. swift-crypto only, no I/O.
@@ -25,10 +47,55 @@ let package = Package(
             dependencies: [.product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: swiftSettings
         ),
+        // The HTTP contract: openapi.yaml, and the types, server protocol and client generated from it.
+        .target(
+            name: "KindredAPI",
+            dependencies: [.product(name: "OpenAPIRuntime", package: "swift-openapi-runtime")],
+            // The document is also served as-is by `GET /openapi.yaml` (OpenAPIDocument.load()).
+            resources: [.copy("openapi.yaml")],
+            swiftSettings: swiftSettings,
+            plugins: [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")]
+        ),
+        // The server's database layer on SQLKit: SQLite (embedded default) or PostgreSQL.
+        .target(
+            name: "KindredStore",
+            dependencies: [
+                .product(name: "SQLKit", package: "sql-kit"),
+                .product(name: "SQLiteKit", package: "sqlite-kit"),
+                .product(name: "PostgresKit", package: "postgres-kit"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // The Hummingbird 2 application: router, middleware, endpoints.
+        .target(
+            name: "KindredServer",
+            dependencies: [
+                "KindredAPI",
+                "KindredStore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "OpenAPIHummingbird", package: "swift-openapi-hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "SystemPackage", package: "swift-system"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "kindred",
             dependencies: [
                 "KindredCrypto",
+                "KindredStore",
+                "KindredServer",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
@@ -51,6 +118,25 @@ let package = Package(
             name: "kindred-crypto-bench",
             dependencies: ["KindredCrypto", .product(name: "Crypto", package: "swift-crypto")],
             path: "Benchmarks/CryptoBenchmarks",
+            swiftSettings: swiftSettings
+        ),
+        // One conformance suite that runs against SQLite and PostgreSQL.
+        .testTarget(
+            name: "KindredStoreTests",
+            dependencies: ["KindredStore", .product(name: "SQLKit", package: "sql-kit")],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "KindredServerTests",
+            dependencies: [
+                "KindredServer",
+                "KindredStore",
+                "kindred",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ],
             swiftSettings: swiftSettings
         ),
         // Drives the built `kindred` executable as a subprocess, end to end.

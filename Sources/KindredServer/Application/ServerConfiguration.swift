@@ -1,0 +1,31 @@
+import KindredStore
+import Logging
+
+/// Everything `buildApplication` needs: where to listen, the database, limits and the apps.
+public struct ServerConfiguration: Sendable {
+    /// The address to bind (127.0.0.1 by default: reachable from this machine only).
+    public var host: String
+    /// The TCP port (8080 by default; 0 picks a free one).
+    public var port: Int
+    /// The database and its connection settings.
+    public var database: DatabaseConfiguration
+    /// The largest request body accepted, in bytes (1 MiB by default).
+    public var maxBodySize: Int
+    /// The apps this deployment serves.
+    public var apps: AppRegistry
+
+    /// Creates a configuration; every argument has the development default.
+    public init(
+        host: String = "127.0.0.1",
+        port: Int = 8080,
+        database: DatabaseConfiguration = DatabaseConfiguration(url: .embeddedDefault),
+        maxBodySize: Int = 1 << 20,
+        apps: AppRegistry = .developmentDefaults
+    ) {
+        self.host = host
+        self.port = port
+        self.database = database
+        self.maxBodySize = maxBodySize
+        self.apps = apps
+    }
+}

@@ -1,0 +1,139 @@
+import Configuration
+import Foundation
+import KindredStore
+import Logging
+import SystemPackage
+
+/// Resolves the server's configuration from, highest priority first: command-line flags,
+/// `KINDRED_*` environment variables, a JSON or YAML config file, and the defaults.
+///
+/// Keys (file key → environment variable):
+/// `host` → `KINDRED_HOST`, `port` → `KINDRED_PORT`, `logLevel` → `KINDRED_LOG_LEVEL`,
+/// `maxBodyBytes` → `KINDRED_MAX_BODY_BYTES`, `database.url` → `KINDRED_DATABASE_URL`,
+/// `database.password` → `KINDRED_DATABASE_PASSWORD`, `database.synchronous` (FULL or NORMAL),
+/// `database.busyTimeoutMs` → `KINDRED_DATABASE_BUSY_TIMEOUT_MS`, `database.maxConnections`,
+/// and `apps.<app>.enabled` → `KINDRED_APPS_<APP>_ENABLED`.
+/// Secrets (the database password) come only from the environment or the file: a password in
+/// the `--database-url` flag is refused, since command lines are visible to every local user.
+public struct ServerSettings: Sendable {
+    /// Values given on the command line; nil when absent.
+    public struct Flags: Sendable {
+        /// `--host`.
+        public var host: String?
+        /// `--port`.
+        public var port: Int?
+        /// `--database-url`.
+        public var databaseURL: String?
+        /// `--config`.
+        public var configFile: String?
+        /// `--log-level`.
+        public var logLevel: String?
+
+        /// Creates flags.
+        public init(
+            host: String? = nil, port: Int? = nil, databaseURL: String? = nil,
+            configFile: String? = nil, logLevel: String? = nil
+        ) {
+            self.host = host
+            self.port = port
+            self.databaseURL = databaseURL
+            self.configFile = configFile
+            self.logLevel = logLevel
+        }
+    }
+
+    /// A setting that cannot be used.
+    public struct Invalid: Error, CustomStringConvertible, Equatable {
+        /// What is wrong, naming the setting.
+        public let description: String
+    }
+
+    /// The server configuration.
+    public var server: ServerConfiguration
+    /// The log level.
+    public var logLevel: Logger.Level
+
+    /// Resolves the settings.
+    /// - Parameters:
+    ///   - flags: the command-line values.
+    ///   - environment: the process environment (only `KINDRED_*` variables are read).
+    /// - Returns: the resolved settings.
+    /// - Throws: `Invalid` for a bad value or an unreadable config file.
+    public static func resolve(flags: Flags, environment: [String: String]) async throws -> ServerSettings {
+        var providers: [any ConfigProvider] = [
+            EnvironmentVariablesProvider(
+                environmentVariables: environment.filter { $0.key.hasPrefix("KINDRED_") },
+                secretsSpecifier: .dynamic { name, _ in name.contains("PASSWORD") || name.contains("DATABASE_URL") }
+            ).prefixKeys(with: "kindred"),
+        ]
+        if let path = flags.configFile {
+            do {
+                if path.hasSuffix(".yaml") || path.hasSuffix(".yml") {
+                    providers.append(try await FileProvider<YAMLSnapshot>(filePath: FilePath(path)))
+                } else if path.hasSuffix(".json") {
+                    providers.append(try await FileProvider<JSONSnapshot>(filePath: FilePath(path)))
+                } else {
+                    throw Invalid(description: "--config \(path): the file must end in .json, .yaml or .yml")
+                }
+            } catch let error as Invalid {
+                throw error
+            } catch {
+                throw Invalid(description: "--config \(path): \(error)")
+            }
+        }
+        return try resolve(flags: flags, config: ConfigReader(providers: providers))
+    }
+
+    static func resolve(flags: Flags, config: ConfigReader) throws -> ServerSettings {
+        var server = ServerConfiguration()
+        server.host = flags.host ?? config.string(forKey: "host", default: server.host)
+        server.port = flags.port ?? config.int(forKey: "port", default: server.port)
+        guard (0...65535).contains(server.port) else { throw Invalid(description: "port \(server.port) is out of range") }
+        server.maxBodySize = config.int(forKey: "maxBodyBytes", default: server.maxBodySize)
+        guard server.maxBodySize >= 1 else { throw Invalid(description: "maxBodyBytes must be positive") }
+
+        if let flagURL = flags.databaseURL, case .postgres(let pg) = try? DatabaseURL(parsing: flagURL), pg.password != nil {
+            throw Invalid(
+                description: "--database-url must not contain a password; set KINDRED_DATABASE_PASSWORD or database.password in the config file"
+            )
+        }
+        let urlText = flags.databaseURL ?? config.string(forKey: "database.url", isSecret: true)
+        var url = DatabaseURL.embeddedDefault
+        if let urlText {
+            do {
+                url = try DatabaseURL(parsing: urlText)
+            } catch {
+                throw Invalid(description: "database URL: \(error.description)")
+            }
+        }
+        if case .postgres(var pg) = url, let password = config.string(forKey: "database.password", isSecret: true) {
+            pg.password = password
+            url = .postgres(pg)
+        }
+        var database = DatabaseConfiguration(url: url)
+        let synchronous = config.string(forKey: "database.synchronous", default: "FULL").uppercased()
+        guard let mode = DatabaseConfiguration.SQLiteSynchronous(rawValue: synchronous) else {
+            throw Invalid(description: "database.synchronous must be FULL or NORMAL, not \(synchronous)")
+        }
+        database.sqliteSynchronous = mode
+        database.sqliteBusyTimeout = .milliseconds(config.int(forKey: "database.busyTimeoutMs", default: 5000))
+        database.maxConnections = config.int(forKey: "database.maxConnections", default: database.maxConnections)
+        server.database = database
+
+        var apps: [AppConfiguration] = []
+        for id in AppID.allCases {
+            var app = AppConfiguration.developmentDefault(for: id)
+            app.enabled = config.bool(forKey: ConfigKey(["apps", id.rawValue, "enabled"]), default: true)
+            apps.append(app)
+        }
+        server.apps = AppRegistry(apps)
+
+        let levelText = flags.logLevel ?? config.string(forKey: "logLevel", default: "info")
+        guard let level = Logger.Level(rawValue: levelText.lowercased()) else {
+            throw Invalid(
+                description: "log level must be one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")), not \(levelText)"
+            )
+        }
+        return ServerSettings(server: server, logLevel: level)
+    }
+}

@@ -1,0 +1,29 @@
+import Hummingbird
+
+/// Requires every request, except on the operational routes, to name an enabled app in
+/// `X-Kindred-App`, and puts that app's configuration in the context.
+struct AppMiddleware: RouterMiddleware {
+    typealias Context = KindredRequestContext
+
+    /// The routes that belong to no app.
+    static let exemptPaths: Set<String> = ["/health", "/ready", "/metrics", "/openapi.yaml"]
+
+    let registry: AppRegistry
+
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        if Self.exemptPaths.contains(request.uri.path) { return try await next(request, context) }
+        var context = context
+        do {
+            context.app = try registry.app(named: request.headers[.xKindredApp])
+        } catch {
+            switch error {
+            case .missing: throw KindredError.missingApp
+            case .unknown(let name): throw KindredError.unknownApp(name)
+            case .disabled(let id): throw KindredError.appDisabled(id)
+            }
+        }
+        return try await next(request, context)
+    }
+}

@@ -1,0 +1,35 @@
+import KindredAPI
+import KindredStore
+import OpenAPIRuntime
+import Prometheus
+
+/// The operational endpoints of the OpenAPI document: `/health`, `/ready`, `/metrics` and
+/// `/openapi.yaml`, implemented through the generated server protocol.
+struct OperationsAPI: APIProtocol {
+    let database: Database
+    let metrics: PrometheusCollectorRegistry
+    let document: [UInt8]
+
+    func getHealth(_ input: Operations.GetHealth.Input) async throws -> Operations.GetHealth.Output {
+        .ok(.init(body: .json(.init(status: .ok))))
+    }
+
+    func getReady(_ input: Operations.GetReady.Input) async throws -> Operations.GetReady.Output {
+        do {
+            try await database.ping()
+        } catch {
+            throw KindredError.notReady
+        }
+        return .ok(.init(body: .json(.init(status: .ready, database: database.sql.dialect.name))))
+    }
+
+    func getMetrics(_ input: Operations.GetMetrics.Input) async throws -> Operations.GetMetrics.Output {
+        .ok(.init(body: .plainText(HTTPBody(metrics.emitToBuffer()))))
+    }
+
+    func getOpenAPIDocument(
+        _ input: Operations.GetOpenAPIDocument.Input
+    ) async throws -> Operations.GetOpenAPIDocument.Output {
+        .ok(.init(body: .yaml(HTTPBody(document))))
+    }
+}

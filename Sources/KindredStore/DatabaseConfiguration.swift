@@ -1,0 +1,59 @@
+/// How to open a `Database`: where it is, and the settings of its connections.
+public struct DatabaseConfiguration: Sendable, Equatable {
+    /// SQLite's `synchronous` setting: how hard a commit waits for the disk.
+    public enum SQLiteSynchronous: String, Sendable, Equatable, CaseIterable {
+        /// Every commit is on disk before it returns (the default: no acknowledged write is lost).
+        case full = "FULL"
+        /// Commits may be lost on power failure (never corrupted); faster.
+        case normal = "NORMAL"
+    }
+
+    /// Where the data lives.
+    public var url: DatabaseURL
+    /// SQLite's `synchronous` pragma, applied to every connection.
+    public var sqliteSynchronous: SQLiteSynchronous
+    /// How long an SQLite connection waits for another writer before failing.
+    public var sqliteBusyTimeout: Duration
+    /// The most connections the pool opens (a private in-memory SQLite database always has one).
+    public var maxConnections: Int
+
+    /// Creates a configuration.
+    /// - Parameters:
+    ///   - url: where the data lives.
+    ///   - sqliteSynchronous: `FULL` unless the operator chooses `NORMAL`.
+    ///   - sqliteBusyTimeout: 5 seconds by default.
+    ///   - maxConnections: 4 by default.
+    public init(
+        url: DatabaseURL,
+        sqliteSynchronous: SQLiteSynchronous = .full,
+        sqliteBusyTimeout: Duration = .seconds(5),
+        maxConnections: Int = 4
+    ) {
+        self.url = url
+        self.sqliteSynchronous = sqliteSynchronous
+        self.sqliteBusyTimeout = sqliteBusyTimeout
+        self.maxConnections = maxConnections
+    }
+
+    /// The statements run on every new SQLite connection, in order.
+    ///
+    /// `busy_timeout` comes first so that switching to WAL waits for a concurrent opener.
+    var sqlitePragmas: [String] {
+        [
+            "PRAGMA busy_timeout = \(sqliteBusyTimeout.milliseconds)",
+            "PRAGMA journal_mode = WAL",
+            "PRAGMA synchronous = \(sqliteSynchronous.rawValue)",
+            "PRAGMA foreign_keys = ON",
+        ]
+    }
+
+    /// Checks the ranges of the settings.
+    func validate() throws(KindredStoreError) {
+        guard (1...64).contains(maxConnections) else {
+            throw .invalidConfiguration("maxConnections must be between 1 and 64, not \(maxConnections)")
+        }
+        guard sqliteBusyTimeout >= .zero, sqliteBusyTimeout <= .seconds(600) else {
+            throw .invalidConfiguration("the SQLite busy timeout must be between 0 and 600 seconds")
+        }
+    }
+}

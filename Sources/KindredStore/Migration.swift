@@ -1,0 +1,27 @@
+import SQLKit
+
+/// One named, append-only step of the schema. Once shipped, a migration is never edited or
+/// removed; a change is a new migration at the end of the list.
+public struct Migration: Sendable {
+    /// The unique, permanent name stored in `kindred_migrations` (e.g. `0001_rate_limit_events`).
+    public let name: String
+    /// Applies the step. It runs inside the migrator's transaction.
+    public let up: @Sendable (any SQLDatabase) async throws -> Void
+
+    /// Creates a migration.
+    /// - Parameters:
+    ///   - name: the permanent name.
+    ///   - up: the statements, using SQLKit builders or `\(ident:)`/`\(bind:)` raw SQL.
+    public init(_ name: String, up: @escaping @Sendable (any SQLDatabase) async throws -> Void) {
+        self.name = name
+        self.up = up
+    }
+}
+
+/// The migrations of KindredStore's own tables, in order. Append only.
+public enum StoreMigrations {
+    /// Every migration KindredStore ships.
+    public static let all: [Migration] = [
+        RateLimiter.migration,
+    ]
+}

@@ -1,0 +1,120 @@
+import Foundation
+import SQLKit
+
+/// A rolling-window rate limit kept in the database, so every server replica shares it.
+///
+/// `check(key:limit:window:)` admits at most `limit` events per `key` in any `window`: an
+/// admitted event is recorded; a refused one is not, and the answer says how many whole
+/// seconds until the oldest event in the window expires.
+public struct RateLimiter: Sendable {
+    /// The answer of a check.
+    public enum Decision: Sendable, Equatable {
+        /// The event is admitted and recorded.
+        case allowed
+        /// The limit is reached; retry after this many seconds (at least 1).
+        case retryAfter(seconds: Int)
+    }
+
+    private let database: Database
+    private let clock: any WallClock
+
+    /// Creates a rate limiter.
+    /// - Parameters:
+    ///   - database: where the events are kept (needs `RateLimiter.migration` applied).
+    ///   - clock: the time events are stamped and windows measured with.
+    public init(database: Database, clock: any WallClock) {
+        self.database = database
+        self.clock = clock
+    }
+
+    /// Admits or refuses one event for `key`.
+    /// - Parameters:
+    ///   - key: what is limited, e.g. `invite-accept:<user id>`; up to 200 bytes.
+    ///   - limit: the most events admitted per window (≥ 1).
+    ///   - window: the length of the rolling window (≥ 1 ms).
+    /// - Returns: `.allowed`, or `.retryAfter(seconds:)`.
+    /// - Throws: `invalidRateLimit` for bad arguments, `queryFailed` when the database fails.
+    public func check(key: String, limit: Int, window: Duration) async throws(KindredStoreError) -> Decision {
+        guard limit >= 1 else { throw .invalidRateLimit("limit must be at least 1, not \(limit)") }
+        let windowMS = window.milliseconds
+        guard windowMS >= 1 else { throw .invalidRateLimit("the window must be at least 1 ms") }
+        guard !key.isEmpty, key.utf8.count <= 200 else {
+            throw .invalidRateLimit("the key must be 1 to 200 bytes")
+        }
+        let now = clock.now().millisecondsSince1970
+        let windowStart = now - windowMS
+        do {
+            return try await database.transaction { session in
+                // Upserting the key row first takes its row lock (PostgreSQL) or the write lock
+                // (SQLite), so concurrent checks of one key are serialized and cannot overshoot.
+                try await session.insert(into: "kindred_rate_limit_keys")
+                    .columns("key", "last_seen_at").values(SQLBind(key), SQLBind(now))
+                    .onConflict(with: ["key"]) { $0.set(excludedValueOf: "last_seen_at") }
+                    .run()
+                try await session.delete(from: "kindred_rate_limit_events")
+                    .where("key", .equal, key).where("occurred_at", .lessThanOrEqual, windowStart)
+                    .run()
+                let inWindow = try await session.select()
+                    .column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n")
+                    .column(SQLFunction("MIN", args: SQLIdentifier("occurred_at")), as: "oldest")
+                    .from("kindred_rate_limit_events").where("key", .equal, key)
+                    .first()
+                let count = try inWindow?.decode(column: "n", as: Int.self) ?? 0
+                if count < limit {
+                    try await session.insert(into: "kindred_rate_limit_events")
+                        .columns("key", "occurred_at").values(SQLBind(key), SQLBind(now))
+                        .run()
+                    return .allowed
+                }
+                let oldest = try inWindow?.decode(column: "oldest", as: Int64?.self) ?? now
+                let waitMS = max(1, oldest + windowMS - now)
+                return .retryAfter(seconds: Int((waitMS + 999) / 1000))
+            }
+        } catch let error as KindredStoreError {
+            throw error
+        } catch {
+            throw .queryFailed("rate limit check: \(Database.describe(error))")
+        }
+    }
+
+    /// Deletes events older than `maxWindow` and keys not seen within it, for every key.
+    /// Run it periodically with the longest window in use.
+    /// - Returns: the number of events deleted.
+    /// - Throws: `invalidRateLimit`, `queryFailed`.
+    @discardableResult
+    public func pruneExpired(maxWindow: Duration) async throws(KindredStoreError) -> Int {
+        let windowMS = maxWindow.milliseconds
+        guard windowMS >= 1 else { throw .invalidRateLimit("the window must be at least 1 ms") }
+        let cutoff = clock.now().millisecondsSince1970 - windowMS
+        do {
+            return try await database.transaction { session in
+                let expired = try await session.select()
+                    .column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n")
+                    .from("kindred_rate_limit_events").where("occurred_at", .lessThanOrEqual, cutoff)
+                    .first()?.decode(column: "n", as: Int.self) ?? 0
+                try await session.delete(from: "kindred_rate_limit_events")
+                    .where("occurred_at", .lessThanOrEqual, cutoff).run()
+                try await session.delete(from: "kindred_rate_limit_keys")
+                    .where("last_seen_at", .lessThanOrEqual, cutoff).run()
+                return expired
+            }
+        } catch {
+            throw .queryFailed("rate limit pruning: \(Database.describe(error))")
+        }
+    }
+
+    /// Creates `kindred_rate_limit_keys` and `kindred_rate_limit_events`.
+    public static let migration = Migration("0001_rate_limit_events") { sql in
+        try await sql.create(table: "kindred_rate_limit_keys")
+            .column("key", type: .text, .primaryKey(autoIncrement: false))
+            .column("last_seen_at", type: .bigint, .notNull)
+            .run()
+        try await sql.create(table: "kindred_rate_limit_events")
+            .column("key", type: .text, .notNull)
+            .column("occurred_at", type: .bigint, .notNull)
+            .run()
+        try await sql.create(index: "kindred_rate_limit_events_key_time")
+            .on("kindred_rate_limit_events").column("key").column("occurred_at")
+            .run()
+    }
+}

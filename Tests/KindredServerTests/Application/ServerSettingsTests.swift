@@ -1,0 +1,119 @@
+import Foundation
+import KindredServer
+import KindredStore
+import Testing
+
+/// Flags over environment over config file over defaults.
+@Suite struct ServerSettingsTests {
+    @Test func defaultsWithoutAnySetting() async throws {
+        let settings = try await ServerSettings.resolve(flags: .init(), environment: ["HOME": "/root"])
+        #expect(settings.server.host == "127.0.0.1")
+        #expect(settings.server.port == 8080)
+        #expect(settings.server.database.url == .sqlite(path: "./kindred-data/kindred.sqlite"))
+        #expect(settings.server.database.sqliteSynchronous == .full)
+        #expect(settings.server.maxBodySize == 1 << 20)
+        #expect(settings.logLevel == .info)
+        #expect(settings.server.apps == .developmentDefaults)
+    }
+
+    @Test func flagsOverrideEnvironmentOverrideFile() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("kindred-settings-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("kindred.yaml")
+        try """
+            host: 0.0.0.0
+            port: 9000
+            logLevel: debug
+            maxBodyBytes: 4096
+            database:
+              url: postgres://kindred@db.internal:5432/kindred
+              password: from-file
+              maxConnections: 8
+            apps:
+              exeraser:
+                enabled: false
+            """.write(to: file, atomically: true, encoding: .utf8)
+        let fromFile = try await ServerSettings.resolve(flags: .init(configFile: file.path), environment: [:])
+        #expect(fromFile.server.host == "0.0.0.0")
+        #expect(fromFile.server.port == 9000)
+        #expect(fromFile.logLevel == .debug)
+        #expect(fromFile.server.maxBodySize == 4096)
+        #expect(fromFile.server.database.maxConnections == 8)
+        guard case .postgres(let pg) = fromFile.server.database.url else {
+            Issue.record("expected a postgres URL")
+            return
+        }
+        #expect(pg.password == "from-file")
+        #expect(fromFile.server.apps.apps[.exeraser]?.enabled == false)
+        #expect(fromFile.server.apps.apps[.closer]?.enabled == true)
+
+        let environment = ["KINDRED_PORT": "9100", "KINDRED_DATABASE_PASSWORD": "from-env", "KINDRED_DATABASE_SYNCHRONOUS": "normal"]
+        let fromEnvironment = try await ServerSettings.resolve(flags: .init(configFile: file.path), environment: environment)
+        #expect(fromEnvironment.server.port == 9100)
+        #expect(fromEnvironment.server.host == "0.0.0.0")
+        #expect(fromEnvironment.server.database.sqliteSynchronous == .normal)
+        if case .postgres(let pg) = fromEnvironment.server.database.url { #expect(pg.password == "from-env") }
+
+        let fromFlags = try await ServerSettings.resolve(
+            flags: .init(host: "127.0.0.1", port: 9200, databaseURL: "sqlite::memory:", configFile: file.path, logLevel: "error"),
+            environment: environment
+        )
+        #expect(fromFlags.server.port == 9200)
+        #expect(fromFlags.server.host == "127.0.0.1")
+        #expect(fromFlags.server.database.url == .sqliteMemory)
+        #expect(fromFlags.logLevel == .error)
+    }
+
+    @Test func camelCaseKeysHaveSnakeCaseVariables() async throws {
+        let settings = try await ServerSettings.resolve(
+            flags: .init(),
+            environment: [
+                "KINDRED_MAX_BODY_BYTES": "2048", "KINDRED_LOG_LEVEL": "warning",
+                "KINDRED_DATABASE_BUSY_TIMEOUT_MS": "250", "KINDRED_DATABASE_MAX_CONNECTIONS": "2",
+                "KINDRED_APPS_PULSE_ENABLED": "false", "PORT": "1",
+            ]
+        )
+        #expect(settings.server.maxBodySize == 2048)
+        #expect(settings.logLevel == .warning)
+        #expect(settings.server.database.sqliteBusyTimeout == .milliseconds(250))
+        #expect(settings.server.database.maxConnections == 2)
+        #expect(settings.server.apps.apps[.pulse]?.enabled == false)
+        #expect(settings.server.port == 8080)  // only KINDRED_* variables are read
+    }
+
+    @Test func jsonConfigFile() async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("kindred-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try #"{"port": 8181, "database": {"url": "sqlite:/tmp/k.sqlite", "synchronous": "NORMAL"}}"#
+            .write(to: file, atomically: true, encoding: .utf8)
+        let settings = try await ServerSettings.resolve(flags: .init(configFile: file.path), environment: [:])
+        #expect(settings.server.port == 8181)
+        #expect(settings.server.database.url == .sqlite(path: "/tmp/k.sqlite"))
+        #expect(settings.server.database.sqliteSynchronous == .normal)
+    }
+
+    @Test func passwordInTheFlagIsRefused() async throws {
+        await #expect(throws: ServerSettings.Invalid.self) {
+            try await ServerSettings.resolve(flags: .init(databaseURL: "postgres://u:secret@h:5432/db"), environment: [:])
+        }
+    }
+
+    @Test func invalidValuesAreOneLineErrors() async throws {
+        await #expect(throws: ServerSettings.Invalid.self) {
+            try await ServerSettings.resolve(flags: .init(databaseURL: "mysql://x"), environment: [:])
+        }
+        await #expect(throws: ServerSettings.Invalid.self) {
+            try await ServerSettings.resolve(flags: .init(logLevel: "loud"), environment: [:])
+        }
+        await #expect(throws: ServerSettings.Invalid.self) {
+            try await ServerSettings.resolve(flags: .init(), environment: ["KINDRED_DATABASE_SYNCHRONOUS": "OFF"])
+        }
+        await #expect(throws: ServerSettings.Invalid.self) {
+            try await ServerSettings.resolve(flags: .init(configFile: "/nonexistent/kindred.yaml"), environment: [:])
+        }
+        await #expect(throws: ServerSettings.Invalid.self) {
+            try await ServerSettings.resolve(flags: .init(configFile: "/tmp/kindred.toml"), environment: [:])
+        }
+    }
+}

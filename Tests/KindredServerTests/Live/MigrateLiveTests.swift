@@ -1,0 +1,63 @@
+import Foundation
+import Testing
+
+/// Runs the built `kindred migrate` twice on a new SQLite file.
+@Suite struct MigrateLiveTests {
+    @Test func migrateAppliesOnceThenLists() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("kindred-migrate-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = "sqlite:\(folder.path)/nested/kindred.sqlite"
+
+        let first = try runKindred(["migrate", "--database-url", url, "--log-level", "error"])
+        #expect(first.status == 0, "\(first.stderr)")
+        let firstLines = first.stdout.split(separator: "\n").map { $0.split(separator: "\t").map(String.init) }
+        #expect(firstLines.count == 1)
+        #expect(firstLines.first?.first == "0001_rate_limit_events")
+        #expect(firstLines.first?.last == "applied now")
+
+        let second = try runKindred(["migrate", "--database-url", url, "--log-level", "error"])
+        #expect(second.status == 0, "\(second.stderr)")
+        let secondLines = second.stdout.split(separator: "\n").map { $0.split(separator: "\t").map(String.init) }
+        #expect(secondLines.count == 1)
+        #expect(secondLines.first?.count == 2)  // name and time, not "applied now"
+        #expect(secondLines.first?[1] == firstLines.first?[1])
+    }
+
+    @Test func badDatabaseURLIsAOneLineError() throws {
+        let result = try runKindred(["migrate", "--database-url", "mysql://localhost/kindred"])
+        #expect(result.status != 0)
+        #expect(result.stderr.contains(#"unsupported scheme "mysql""#))
+    }
+
+    @Test func passwordInTheFlagIsRefused() throws {
+        let result = try runKindred(["serve", "--database-url", "postgres://kindred:hunter2@127.0.0.1:5432/kindred"])
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("--database-url must not contain a password"))
+    }
+}
+
+/// What one run of `kindred` printed.
+struct KindredRun {
+    let status: Int32
+    let stdout: String
+    let stderr: String
+}
+
+/// Runs the built `kindred` with `arguments`, without inheriting `KINDRED_*` settings.
+func runKindred(_ arguments: [String], environment extra: [String: String] = [:]) throws -> KindredRun {
+    let process = Process()
+    process.executableURL = KindredBinary.url
+    process.arguments = arguments
+    process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("KINDRED_") }
+        .merging(extra) { $1 }
+    let output = Pipe()
+    let errors = Pipe()
+    process.standardOutput = output
+    process.standardError = errors
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    let collected = LogCollector(handle: errors.fileHandleForReading)
+    let out = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return KindredRun(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self), stderr: collected.finish())
+}
