@@ -74,13 +74,13 @@ public enum SealedPayload {
     ///   - json: the canonical JSON (see `canonicalJSON`).
     ///   - oneTimeKey: 32 random bytes, used for this payload only.
     ///   - context: supplies the associated data `coupleId|questionId|userId`.
-    ///   - iv: a fixed IV for known-answer tests; `nil` draws a random one.
     /// - Returns: the `sealed:v1:` string.
     /// - Throws: `.invalidKeySize` for a key that is not 32 bytes, `.tooLong` beyond 65,536 characters.
     public static func seal(_ json: [UInt8], oneTimeKey: [UInt8], context: SealedAnswerContext) throws(KindredCryptoError) -> String {
         try seal(json, oneTimeKey: oneTimeKey, context: context, iv: nil)
     }
 
+    /// `seal(_:oneTimeKey:context:)` with a fixed IV for known-answer tests (`nil` draws a random one).
     static func seal(_ json: [UInt8], oneTimeKey: [UInt8], context: SealedAnswerContext, iv: [UInt8]?) throws(KindredCryptoError) -> String {
         try seal(json, oneTimeKey: oneTimeKey, associatedData: context.associatedData, iv: (iv ?? SecureRandom.bytes(CloserAESGCM.ivLength))[...])
     }
