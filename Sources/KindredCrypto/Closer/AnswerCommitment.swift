@@ -7,8 +7,9 @@ public enum AnswerCommitment {
     /// - Parameter json: the canonical JSON bytes (the `sealed:v1:` plaintext).
     /// - Returns: the `sha256:` string (50 characters).
     public static func commit(_ json: [UInt8]) -> String {
-        CloserWireFormat.Format.commitmentHash.prefix
-            + Base64.encode(Array(SHA256.hash(data: json)), alphabet: .urlSafeNoPadding)
+        SHA256.hash(data: json).withUnsafeBytes {
+            Base64.encode($0, alphabet: .urlSafeNoPadding, prefix: CloserWireFormat.Format.commitmentHash.prefix)
+        }
     }
 
     /// Decodes a commitment string to its 32 digest bytes.
@@ -26,6 +27,15 @@ public enum AnswerCommitment {
     /// - Throws: the decoding errors of `digest(of:)`, or `.commitmentMismatch`.
     public static func verify(_ commitment: String, matches json: [UInt8]) throws(KindredCryptoError) {
         let expected = try digest(of: commitment)
-        guard ConstantTime.equals(Array(SHA256.hash(data: json)), expected) else { throw .commitmentMismatch }
+        try json.withBytes { (bytes) throws(KindredCryptoError) in try verify(digest: expected, matches: bytes) }
+    }
+
+    /// `verify(_:matches:)` for an already decoded commitment.
+    /// - Parameters:
+    ///   - digest: the 32 bytes `digest(of:)` returned.
+    ///   - json: the decrypted canonical JSON.
+    /// - Throws: `.commitmentMismatch`.
+    static func verify(digest: [UInt8], matches json: UnsafeRawBufferPointer) throws(KindredCryptoError) {
+        guard SHA256.hash(data: json).withUnsafeBytes({ ConstantTime.equals($0, digest) }) else { throw .commitmentMismatch }
     }
 }

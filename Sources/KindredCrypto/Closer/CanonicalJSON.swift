@@ -62,7 +62,7 @@ public enum CanonicalJSON {
                 throw .invalidParameters("JSON integer \(n) is beyond ±(2^53 - 1)")
             }
             out += Array(String(n).utf8)
-        case .string(let s): writeString(s, to: &out)
+        case .string(let s): appendString(s, to: &out)
         case .array(let items):
             out.append(UInt8(ascii: "["))
             for (i, item) in items.enumerated() {
@@ -74,47 +74,12 @@ public enum CanonicalJSON {
             out.append(UInt8(ascii: "{"))
             for (i, name) in members.keys.sorted(by: precedes).enumerated() {
                 if i > 0 { out.append(UInt8(ascii: ",")) }
-                writeString(name, to: &out)
+                appendString(name, to: &out)
                 out.append(UInt8(ascii: ":"))
                 // The key comes from `members.keys`, so the lookup always succeeds.
                 try write(members[name] ?? .null, to: &out)
             }
             out.append(UInt8(ascii: "}"))
         }
-    }
-
-    private static let hexDigits = Array("0123456789abcdef".utf8)
-
-    private static func writeString(_ s: String, to out: inout [UInt8]) {
-        var s = s
-        s.withUTF8 { writeEscaped($0, to: &out) }
-    }
-
-    /// Writes a JSON string literal: runs of bytes that need no escaping are copied in one step.
-    private static func writeEscaped(_ utf8: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
-        out.append(UInt8(ascii: "\""))
-        var runStart = 0
-        for i in 0..<utf8.count {
-            let byte = utf8[i]
-            guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<i]))
-            runStart = i + 1
-            out.append(UInt8(ascii: "\\"))
-            switch byte {
-            case UInt8(ascii: "\""): out.append(UInt8(ascii: "\""))
-            case UInt8(ascii: "\\"): out.append(UInt8(ascii: "\\"))
-            case 0x08: out.append(UInt8(ascii: "b"))
-            case 0x0c: out.append(UInt8(ascii: "f"))
-            case 0x0a: out.append(UInt8(ascii: "n"))
-            case 0x0d: out.append(UInt8(ascii: "r"))
-            case 0x09: out.append(UInt8(ascii: "t"))
-            default:
-                out.append(contentsOf: "u00".utf8)
-                out.append(hexDigits[Int(byte >> 4)])
-                out.append(hexDigits[Int(byte & 15)])
-            }
-        }
-        out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count]))
-        out.append(UInt8(ascii: "\""))
     }
 }

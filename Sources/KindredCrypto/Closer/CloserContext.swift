@@ -29,7 +29,16 @@ public struct SealedAnswerContext: Equatable, Sendable {
 
     /// `coupleId|questionId|userId` as UTF-8: the associated data of `sealed:v1:` and of the
     /// commitment seal.
-    public var associatedData: [UInt8] { Array("\(coupleId)|\(questionId)|\(userId)".utf8) }
+    public var associatedData: [UInt8] {
+        var out = [UInt8]()
+        out.reserveCapacity(coupleId.utf8.count + questionId.utf8.count + userId.utf8.count + 2)
+        out += coupleId.utf8
+        out.append(UInt8(ascii: "|"))
+        out += questionId.utf8
+        out.append(UInt8(ascii: "|"))
+        out += userId.utf8
+        return out
+    }
 
     static func check(_ id: String, _ name: String) throws(KindredCryptoError) {
         guard !id.isEmpty else { throw .invalidParameters("\(name) is empty") }

@@ -58,19 +58,31 @@ public struct CloserFieldCipher: Sendable {
     }
 
     /// Encrypts with explicit associated data (the commitment seal uses `coupleId|questionId|userId`)
-    /// and, for known-answer tests only, a fixed IV.
+    /// and optionally a given IV (known-answer tests, and callers that drew it with other random bytes).
     func encrypt(bytes: [UInt8], associatedData: [UInt8], iv: [UInt8]? = nil) throws(KindredCryptoError) -> String {
-        let raw: [UInt8]
-        if let iv {
-            guard iv.count == CloserAESGCM.ivLength else { throw .invalidParameters("AES-GCM IV must be \(CloserAESGCM.ivLength) bytes") }
-            raw = try aead.encrypt(bytes, associatedData: associatedData, iv: iv)
-        } else {
-            raw = try aead.encrypt(bytes, associatedData: associatedData)
+        if let iv, iv.count != CloserAESGCM.ivLength { throw .invalidParameters("AES-GCM IV must be \(CloserAESGCM.ivLength) bytes") }
+        let iv = iv ?? SecureRandom.bytes(CloserAESGCM.ivLength)
+        return try bytes.withBytes { (plaintext) throws(KindredCryptoError) in
+            try encrypt(plaintext, associatedData: associatedData, iv: iv[...])
         }
-        let wire = CloserWireFormat.Format.ciphertext.prefix + Base64.encode(raw, alphabet: .standard)
-        let limit = CloserWireFormat.Format.ciphertext.maximumLength
-        guard wire.utf8.count <= limit else { throw .tooLong(format: Self.format, limit: limit) }
-        return wire
+    }
+
+    /// Encrypts a String's UTF-8 (the commitment seal) with a 12-byte IV the caller drew.
+    func encrypt(utf8 text: String, associatedData: [UInt8], iv: ArraySlice<UInt8>) throws(KindredCryptoError) -> String {
+        guard iv.count == CloserAESGCM.ivLength else { throw .invalidParameters("AES-GCM IV must be \(CloserAESGCM.ivLength) bytes") }
+        return try text.withUTF8Bytes { (utf8) throws(KindredCryptoError) in
+            try encrypt(utf8, associatedData: associatedData, iv: iv)
+        }
+    }
+
+    private func encrypt(_ plaintext: UnsafeRawBufferPointer, associatedData: [UInt8], iv: ArraySlice<UInt8>) throws(KindredCryptoError) -> String {
+        let raw = try aead.encrypt(plaintext, associatedData: associatedData, iv: iv)
+        let wireFormat = CloserWireFormat.Format.ciphertext
+        let limit = wireFormat.maximumLength
+        guard wireFormat.prefix.utf8.count + Base64.encodedLength(raw.count, alphabet: .standard) <= limit else {
+            throw .tooLong(format: Self.format, limit: limit)
+        }
+        return Base64.encode(raw, alphabet: .standard, prefix: wireFormat.prefix)
     }
 
     /// Decrypts with explicit associated data.

@@ -24,6 +24,14 @@ extension CloserWireFormat {
         guard bytes.count <= format.maximumLength else { return .failure(.tooLong(format: name, limit: format.maximumLength)) }
         let body = UnsafeBufferPointer(rebasing: bytes[prefixLength...])
         let alphabet: Base64.Alphabet = format == .ciphertext ? .standard : .urlSafeNoPadding
+        // Fast path, one pass: a body of an allowed length that decodes strictly satisfies the
+        // rule (strict decoding accepts only the alphabet, and `=` only as final padding), so
+        // `problem(utf8:as:)` would find nothing. Anything else takes the full path below,
+        // which reports the rule's exact problem.
+        let lengthAllowed = format.hasFixedBodyLength ? body.count == format.minimumBodyLength : body.count >= format.minimumBodyLength
+        if lengthAllowed, format != .inviteCode, case .success(let decoded) = Base64.decode(body, alphabet: alphabet, format: name) {
+            return .success(decoded)
+        }
         if let reason = problem(utf8: bytes, as: format) {
             // Length problems of an otherwise clean body are truncation; the rest is malformed.
             let cleanBody = body.allSatisfy { c in

@@ -16,11 +16,26 @@ public enum Keybox {
     ///   `.tooLong` beyond 512 characters.
     public static func wrap(oneTimeKey: [UInt8], recipientPublicKeyset: Keyset, context: KeyboxContext) throws(KindredCryptoError) -> String {
         guard oneTimeKey.count == CloserAESGCM.keyLength else { throw .invalidKeySize(expected: CloserAESGCM.keyLength, actual: oneTimeKey.count) }
-        let ciphertext = try TinkHybridEncrypt(publicKeyset: recipientPublicKeyset).encrypt(oneTimeKey, contextInfo: context.contextInfo)
-        let wire = CloserWireFormat.Format.keybox.prefix + Base64.encode(ciphertext, alphabet: .urlSafeNoPadding)
-        let limit = CloserWireFormat.Format.keybox.maximumLength
-        guard wire.utf8.count <= limit else { throw .tooLong(format: format, limit: limit) }
-        return wire
+        return try wrap(oneTimeKey: oneTimeKey, recipient: TinkHybridEncrypt(publicKeyset: recipientPublicKeyset), context: context)
+    }
+
+    /// Wraps a one-time key with the partner's primitive made once (`TinkHybridEncrypt(publicKeyset:)`),
+    /// which saves reading and validating the public keyset on every call.
+    /// - Parameters:
+    ///   - oneTimeKey: the 32-byte key of the sender's sealed answer.
+    ///   - recipient: the partner's hybrid-encryption primitive.
+    ///   - context: couple, question, sender and recipient.
+    /// - Returns: the `keybox:v1:` string.
+    /// - Throws: `.invalidKeySize` unless the key is 32 bytes, `.tooLong` beyond 512 characters.
+    public static func wrap(oneTimeKey: [UInt8], recipient: TinkHybridEncrypt, context: KeyboxContext) throws(KindredCryptoError) -> String {
+        guard oneTimeKey.count == CloserAESGCM.keyLength else { throw .invalidKeySize(expected: CloserAESGCM.keyLength, actual: oneTimeKey.count) }
+        let ciphertext = try recipient.encrypt(oneTimeKey, contextInfo: context.contextInfo)
+        let wireFormat = CloserWireFormat.Format.keybox
+        let limit = wireFormat.maximumLength
+        guard wireFormat.prefix.utf8.count + Base64.encodedLength(ciphertext.count, alphabet: .urlSafeNoPadding) <= limit else {
+            throw .tooLong(format: format, limit: limit)
+        }
+        return Base64.encode(ciphertext, alphabet: .urlSafeNoPadding, prefix: wireFormat.prefix)
     }
 
     /// Unwraps a keybox with the recipient's private keyset.
@@ -34,7 +49,23 @@ public enum Keybox {
     ///   `.invalidKeySize` if the plaintext is not 32 bytes.
     public static func unwrap(_ keybox: String, recipientPrivateKeyset: Keyset, context: KeyboxContext) throws(KindredCryptoError) -> [UInt8] {
         let ciphertext = try CloserWireFormat.decodeBody(keybox, as: .keybox)
-        let key = try TinkHybridDecrypt(privateKeyset: recipientPrivateKeyset).decrypt(ciphertext, contextInfo: context.contextInfo)
+        return try unwrap(ciphertext: ciphertext, recipient: TinkHybridDecrypt(privateKeyset: recipientPrivateKeyset), context: context)
+    }
+
+    /// Unwraps a keybox with the recipient's primitive made once (`TinkHybridDecrypt(privateKeyset:)`),
+    /// which saves reading and validating the private keyset on every call.
+    /// - Parameters:
+    ///   - keybox: the `keybox:v1:` string.
+    ///   - recipient: my hybrid-decryption primitive.
+    ///   - context: the same four identifiers used to wrap it.
+    /// - Returns: the 32-byte one-time key.
+    /// - Throws: as `unwrap(_:recipientPrivateKeyset:context:)`, without the keyset errors.
+    public static func unwrap(_ keybox: String, recipient: TinkHybridDecrypt, context: KeyboxContext) throws(KindredCryptoError) -> [UInt8] {
+        try unwrap(ciphertext: CloserWireFormat.decodeBody(keybox, as: .keybox), recipient: recipient, context: context)
+    }
+
+    private static func unwrap(ciphertext: [UInt8], recipient: TinkHybridDecrypt, context: KeyboxContext) throws(KindredCryptoError) -> [UInt8] {
+        let key = try recipient.decrypt(ciphertext, contextInfo: context.contextInfo)
         guard key.count == CloserAESGCM.keyLength else { throw .invalidKeySize(expected: CloserAESGCM.keyLength, actual: key.count) }
         return key
     }

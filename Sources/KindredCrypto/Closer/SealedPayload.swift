@@ -29,16 +29,13 @@ public enum SealedPayload {
     /// - Returns: the canonical UTF-8 JSON bytes.
     /// - Throws: `KindredCryptoError.invalidParameters` for a nonce that is not 32 bytes.
     public static func canonicalJSON(answer: String, context: SealedAnswerContext, nonce: [UInt8]? = nil) throws(KindredCryptoError) -> [UInt8] {
-        let nonceBytes = nonce ?? SecureRandom.bytes(nonceLength)
-        guard nonceBytes.count == nonceLength else { throw .invalidParameters("the nonce must be \(nonceLength) bytes") }
-        return try CanonicalJSON.encode(.object([
-            "v": .integer(version),
-            "coupleId": .string(context.coupleId),
-            "questionId": .string(context.questionId),
-            "userId": .string(context.userId),
-            "answer": .string(answer),
-            "nonce": .string(Base64.encode(nonceBytes, alphabet: .urlSafeNoPadding)),
-        ]))
+        try canonicalJSON(answer: answer, context: context, nonce: (nonce ?? SecureRandom.bytes(nonceLength))[...])
+    }
+
+    /// `canonicalJSON(answer:context:nonce:)` for a nonce given as a slice.
+    static func canonicalJSON(answer: String, context: SealedAnswerContext, nonce: ArraySlice<UInt8>) throws(KindredCryptoError) -> [UInt8] {
+        guard nonce.count == nonceLength else { throw .invalidParameters("the nonce must be \(nonceLength) bytes") }
+        return nonce.withUnsafeBufferPointer { writeCanonicalJSON(answer: answer, context: context, nonce: $0) }
     }
 
     /// Parses a decrypted payload's JSON.
@@ -47,6 +44,13 @@ public enum SealedPayload {
     /// - Throws: `KindredCryptoError.malformed` unless it is canonical JSON with exactly the six
     ///   members, `v` = 1, string fields and a 32-byte nonce.
     public static func parse(_ json: [UInt8]) throws(KindredCryptoError) -> Contents {
+        if let contents = json.withUnsafeBufferPointer(parseFast) { return contents }
+        return try parseGeneral(json)
+    }
+
+    /// `parse(_:)` through the general `CanonicalJSON` parser: the reference the fast path is
+    /// tested against, and the source of every error.
+    static func parseGeneral(_ json: [UInt8]) throws(KindredCryptoError) -> Contents {
         guard case .object(let members) = try CanonicalJSON.parseCanonical(json, format: format) else {
             throw .malformed(format: format, reason: "payload is not a JSON object")
         }
@@ -70,19 +74,27 @@ public enum SealedPayload {
     ///   - json: the canonical JSON (see `canonicalJSON`).
     ///   - oneTimeKey: 32 random bytes, used for this payload only.
     ///   - context: supplies the associated data `coupleId|questionId|userId`.
-    ///   - iv: a fixed IV for known-answer tests; `nil` draws a random one.
     /// - Returns: the `sealed:v1:` string.
     /// - Throws: `.invalidKeySize` for a key that is not 32 bytes, `.tooLong` beyond 65,536 characters.
     public static func seal(_ json: [UInt8], oneTimeKey: [UInt8], context: SealedAnswerContext) throws(KindredCryptoError) -> String {
         try seal(json, oneTimeKey: oneTimeKey, context: context, iv: nil)
     }
 
+    /// `seal(_:oneTimeKey:context:)` with a fixed IV for known-answer tests (`nil` draws a random one).
     static func seal(_ json: [UInt8], oneTimeKey: [UInt8], context: SealedAnswerContext, iv: [UInt8]?) throws(KindredCryptoError) -> String {
-        let blob = try CloserAESGCM.seal(json, key: oneTimeKey, associatedData: context.associatedData, iv: iv)
-        let wire = CloserWireFormat.Format.sealedPayload.prefix + Base64.encode(blob, alphabet: .urlSafeNoPadding)
-        let limit = CloserWireFormat.Format.sealedPayload.maximumLength
-        guard wire.utf8.count <= limit else { throw .tooLong(format: format, limit: limit) }
-        return wire
+        try seal(json, oneTimeKey: oneTimeKey, associatedData: context.associatedData, iv: (iv ?? SecureRandom.bytes(CloserAESGCM.ivLength))[...])
+    }
+
+    /// `seal(_:oneTimeKey:context:)` with the associated data already built and a given IV.
+    static func seal(_ json: [UInt8], oneTimeKey: [UInt8], associatedData: [UInt8], iv: ArraySlice<UInt8>) throws(KindredCryptoError) -> String {
+        let wireFormat = CloserWireFormat.Format.sealedPayload
+        return try CloserAESGCM.seal(json, key: oneTimeKey, associatedData: associatedData, iv: iv) { (blob) throws(KindredCryptoError) in
+            let limit = wireFormat.maximumLength
+            guard wireFormat.prefix.utf8.count + Base64.encodedLength(blob.count, alphabet: .urlSafeNoPadding) <= limit else {
+                throw .tooLong(format: format, limit: limit)
+            }
+            return Base64.encode(blob, alphabet: .urlSafeNoPadding, prefix: wireFormat.prefix)
+        }
     }
 
     /// Decrypts a `sealed:v1:` string with its one-time key.
@@ -94,7 +106,14 @@ public enum SealedPayload {
     /// - Throws: `.wrongPrefix`, `.tooLong`, `.truncated`, `.malformed` for a bad string,
     ///   `.invalidKeySize`, and `.authenticationFailed` for a wrong key, context or modified payload.
     public static func open(_ payload: String, oneTimeKey: [UInt8], context: SealedAnswerContext) throws(KindredCryptoError) -> [UInt8] {
+        try open(payload, oneTimeKey: oneTimeKey, associatedData: context.associatedData) { plaintext in Array(plaintext) }
+    }
+
+    /// `open(_:oneTimeKey:context:)` with the associated data already built, lending the
+    /// plaintext to `body` without copying it.
+    static func open<R>(_ payload: String, oneTimeKey: [UInt8], associatedData: [UInt8],
+                        _ body: (UnsafeRawBufferPointer) throws(KindredCryptoError) -> R) throws(KindredCryptoError) -> R {
         let blob = try CloserWireFormat.decodeBody(payload, as: .sealedPayload)
-        return try CloserAESGCM.open(blob, key: oneTimeKey, associatedData: context.associatedData, format: format)
+        return try CloserAESGCM.open(blob, key: oneTimeKey, associatedData: associatedData, format: format, body)
     }
 }

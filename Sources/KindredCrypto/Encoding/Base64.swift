@@ -13,12 +13,12 @@ public enum Base64 {
         case urlSafeNoPadding
     }
 
-    private static let standardTable = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
-    private static let urlTable = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+    static let standardTable = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+    static let urlTable = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
     /// 256-entry reverse tables: the 6-bit value, or 0xFF for a character outside the alphabet.
-    private static let standardReverse = reverse(standardTable)
-    private static let urlReverse = reverse(urlTable)
-    private static let invalid: UInt8 = 0xFF
+    static let standardReverse = reverse(standardTable)
+    static let urlReverse = reverse(urlTable)
+    static let invalid: UInt8 = 0xFF
 
     private static func reverse(_ table: [UInt8]) -> [UInt8] {
         var r = [UInt8](repeating: invalid, count: 256)
@@ -32,37 +32,71 @@ public enum Base64 {
     ///   - alphabet: `.standard` (padded) or `.urlSafeNoPadding`.
     /// - Returns: the Base64 text.
     public static func encode(_ bytes: some Collection<UInt8>, alphabet: Alphabet) -> String {
-        if let text = bytes.withContiguousStorageIfAvailable({ encode($0, alphabet: alphabet) }) { return text }
-        return Array(bytes).withUnsafeBufferPointer { encode($0, alphabet: alphabet) }
+        encode(bytes, alphabet: alphabet, prefix: "")
     }
 
-    private static func encode(_ input: UnsafeBufferPointer<UInt8>, alphabet: Alphabet) -> String {
+    /// Encodes bytes behind a literal prefix, building the wire string in one allocation.
+    /// - Parameters:
+    ///   - bytes: the bytes to encode.
+    ///   - alphabet: `.standard` (padded) or `.urlSafeNoPadding`.
+    ///   - prefix: ASCII text put in front, such as `"sealed:v1:"`.
+    /// - Returns: `prefix` followed by the Base64 text.
+    static func encode(_ bytes: some Collection<UInt8>, alphabet: Alphabet, prefix: String) -> String {
+        if let text = bytes.withContiguousStorageIfAvailable({ encode($0, alphabet: alphabet, prefix: prefix) }) { return text }
+        return Array(bytes).withUnsafeBufferPointer { encode($0, alphabet: alphabet, prefix: prefix) }
+    }
+
+    /// The length of the Base64 text for `count` bytes.
+    static func encodedLength(_ count: Int, alphabet: Alphabet) -> Int {
+        let rest = count % 3
+        return count / 3 * 4 + (rest == 0 ? 0 : (alphabet == .standard ? 4 : rest + 1))
+    }
+
+    /// Appends the Base64 text of `input` to `out`.
+    static func append(_ input: UnsafeBufferPointer<UInt8>, alphabet: Alphabet, to out: inout [UInt8]) {
+        let start = out.count
+        let count = encodedLength(input.count, alphabet: alphabet)
+        out.append(contentsOf: repeatElement(0, count: count))
+        out.withUnsafeMutableBufferPointer { _ = write(input, alphabet: alphabet, to: UnsafeMutableBufferPointer(rebasing: $0[start...])) }
+    }
+
+    private static func encode(_ input: UnsafeBufferPointer<UInt8>, alphabet: Alphabet, prefix: String) -> String {
+        let prefixLength = prefix.utf8.count
+        return String(unsafeUninitializedCapacity: prefixLength + encodedLength(input.count, alphabet: alphabet)) { out in
+            var o = 0
+            for c in prefix.utf8 { out[o] = c; o += 1 }
+            return o + write(input, alphabet: alphabet, to: UnsafeMutableBufferPointer(rebasing: out[o...]))
+        }
+    }
+
+    /// Writes the Base64 text of `input` at the start of `out`.
+    /// - Precondition: `out` has room for `encodedLength(input.count)` bytes.
+    /// - Returns: the number of bytes written.
+    private static func write(_ input: UnsafeBufferPointer<UInt8>, alphabet: Alphabet, to out: UnsafeMutableBufferPointer<UInt8>) -> Int {
         let padded = alphabet == .standard
-        let full = input.count / 3
         let rest = input.count % 3
-        let count = full * 4 + (rest == 0 ? 0 : (padded ? 4 : rest + 1))
+        let count = encodedLength(input.count, alphabet: alphabet)
+        precondition(out.count >= count, "Base64 output buffer too small")
         let table = padded ? standardTable : urlTable
+        var (i, o) = encodeWide(input, alphabet: alphabet, to: out)
         return table.withUnsafeBufferPointer { t in
-            String(unsafeUninitializedCapacity: count) { out in
-                var i = 0, o = 0
-                while i + 3 <= input.count {
-                    let n = UInt32(input[i]) << 16 | UInt32(input[i + 1]) << 8 | UInt32(input[i + 2])
-                    out[o] = t[Int(n >> 18 & 63)]; out[o + 1] = t[Int(n >> 12 & 63)]
-                    out[o + 2] = t[Int(n >> 6 & 63)]; out[o + 3] = t[Int(n & 63)]
-                    i += 3; o += 4
-                }
-                if rest > 0 {
-                    var n = UInt32(input[i]) << 16
-                    if rest == 2 { n |= UInt32(input[i + 1]) << 8 }
-                    out[o] = t[Int(n >> 18 & 63)]; out[o + 1] = t[Int(n >> 12 & 63)]
-                    o += 2
-                    if rest == 2 { out[o] = t[Int(n >> 6 & 63)]; o += 1 }
-                    if padded {
-                        while o < count { out[o] = UInt8(ascii: "="); o += 1 }
-                    }
-                }
-                return count
+            while i + 3 <= input.count {
+                let n = UInt32(input[i]) << 16 | UInt32(input[i + 1]) << 8 | UInt32(input[i + 2])
+                out[o] = t[Int(n >> 18 & 63)]; out[o + 1] = t[Int(n >> 12 & 63)]
+                out[o + 2] = t[Int(n >> 6 & 63)]; out[o + 3] = t[Int(n & 63)]
+                i += 3; o += 4
             }
+            if rest > 0 {
+                var n = UInt32(input[i]) << 16
+                if rest == 2 { n |= UInt32(input[i + 1]) << 8 }
+                out[o] = t[Int(n >> 18 & 63)]; out[o + 1] = t[Int(n >> 12 & 63)]
+                o += 2
+                if rest == 2 { out[o] = t[Int(n >> 6 & 63)]; o += 1 }
+                if padded {
+                    while o < count { out[o] = UInt8(ascii: "="); o += 1 }
+                }
+            }
+            return count
         }
     }
 
@@ -92,10 +126,11 @@ public enum Base64 {
         let outCount = n / 4 * 3 + (rest == 0 ? 0 : rest - 1)
         let table = alphabet == .standard ? standardReverse : urlReverse
         var bad: UInt8 = 0
+        var wideBad: UInt32 = 0
         var trailing: UInt8 = 0
         let out = table.withUnsafeBufferPointer { t in
             [UInt8](unsafeUninitializedCapacity: outCount) { buffer, initialized in
-                var i = 0, o = 0
+                var (i, o) = decodeWide(UnsafeBufferPointer(rebasing: input[..<n]), alphabet: alphabet, to: buffer, invalid: &wideBad)
                 while i + 4 <= n {
                     let a = t[Int(input[i])], b = t[Int(input[i + 1])], c = t[Int(input[i + 2])], d = t[Int(input[i + 3])]
                     bad |= a | b | c | d
@@ -122,7 +157,7 @@ public enum Base64 {
             }
         }
         // Valid values are below 64; an invalid character (0xFF) sets the top bits.
-        guard bad & 0xC0 == 0 else { return .failure(.malformed(format: format, reason: "invalid character")) }
+        guard bad & 0xC0 == 0, wideBad & wideInvalid == 0 else { return .failure(.malformed(format: format, reason: "invalid character")) }
         guard trailing == 0 else { return .failure(.malformed(format: format, reason: "non-zero trailing bits")) }
         return .success(out)
     }

@@ -27,10 +27,10 @@ struct PrimitiveSet<Primitive: Sendable>: Sendable {
     /// type and one of `typeURLs`; the primary must exist once and be enabled.
     /// - Parameters:
     ///   - keyset: the keyset.
-    ///   - typeURLs: the key types this primitive accepts.
+    ///   - typeURLs: the key types this primitive accepts (one or two; a list is cheaper than hashing).
     ///   - make: builds the primitive from one key's data.
     /// - Throws: `.invalidKeyset`, `.unsupportedKeyType`, or whatever `make` throws.
-    init(keyset: Keyset, typeURLs: Set<String>,
+    init(keyset: Keyset, typeURLs: [String],
          make: (Keyset.KeyData) throws(KindredCryptoError) -> Primitive) throws(KindredCryptoError) {
         var entries: [Entry] = []
         var primary: Entry?

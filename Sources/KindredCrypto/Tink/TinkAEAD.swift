@@ -1,3 +1,5 @@
+import Crypto
+
 /// Tink's AEAD primitive for AES-GCM keysets, byte-compatible with `keysetHandle.getPrimitive(Aead.class)`
 /// in Java Tink.
 ///
@@ -5,7 +7,8 @@
 /// is `0x01 ‖ key id` (TINK), `0x00 ‖ key id` (LEGACY, CRUNCHY) or empty (RAW).
 /// Spec: `docs/wire-formats/tink.md`, "AEAD ciphertext".
 public struct TinkAEAD: Sendable {
-    private let keys: PrimitiveSet<[UInt8]>
+    /// Each enabled key as a ready swift-crypto key (made once here, not per message).
+    private let keys: PrimitiveSet<SymmetricKey>
     private static let format = "tink aead"
 
     /// Builds the primitive from a keyset of `AesGcmKey` keys.
@@ -14,7 +17,7 @@ public struct TinkAEAD: Sendable {
     ///   `.unsupportedKeyType`, `.invalidKeySize`, or `.malformed` for an unreadable key proto.
     public init(keyset: Keyset) throws(KindredCryptoError) {
         keys = try PrimitiveSet(keyset: keyset, typeURLs: [AesGcmKey.typeURL]) { (data) throws(KindredCryptoError) in
-            try AesGcmKey(serialized: data.value).keyValue
+            try AesGcmCipher.key(AesGcmKey(serialized: data.value).keyValue)
         }
     }
 
@@ -25,12 +28,24 @@ public struct TinkAEAD: Sendable {
     /// - Returns: `prefix ‖ IV ‖ ciphertext ‖ tag`.
     /// - Throws: never in practice (the key was validated at init); typed for uniformity.
     public func encrypt(_ plaintext: [UInt8], associatedData: [UInt8]) throws(KindredCryptoError) -> [UInt8] {
-        keys.primary.prefix + (try AesGcmCipher.seal(plaintext, key: keys.primary.primitive, associatedData: associatedData))
+        try encrypt(plaintext, associatedData: associatedData, iv: SecureRandom.bytes(AesGcmCipher.ivSize))
     }
 
-    /// Encrypts with the primary key and the given IV (known-answer tests only).
+    /// Encrypts with the primary key and the given IV: known-answer tests, and callers that draw
+    /// the IV together with other random bytes.
+    /// - Throws: `.invalidParameters` for an IV that is not 12 bytes.
     func encrypt(_ plaintext: [UInt8], associatedData: [UInt8], iv: [UInt8]) throws(KindredCryptoError) -> [UInt8] {
-        keys.primary.prefix + (try AesGcmCipher.seal(plaintext, key: keys.primary.primitive, iv: iv, associatedData: associatedData))
+        guard iv.count == AesGcmCipher.ivSize else {
+            throw .invalidParameters("AES-GCM IV must be \(AesGcmCipher.ivSize) bytes, got \(iv.count)")
+        }
+        return try plaintext.withBytes { (message) throws(KindredCryptoError) in
+            try encrypt(message, associatedData: associatedData, iv: iv[...])
+        }
+    }
+
+    /// Encrypts with the primary key and a 12-byte IV the caller has checked.
+    func encrypt(_ plaintext: UnsafeRawBufferPointer, associatedData: [UInt8], iv: ArraySlice<UInt8>) throws(KindredCryptoError) -> [UInt8] {
+        try AesGcmCipher.seal(plaintext, key: keys.primary.primitive, iv: iv, associatedData: associatedData, prefix: keys.primary.prefix)
     }
 
     /// Decrypts a ciphertext made by any enabled key of the keyset.

@@ -145,4 +145,31 @@ import Testing
             return .object(members)
         }
     }
+
+    /// The eight-bytes-at-a-time escape scan finds exactly the first `"`, `\` or control byte.
+    @Test func escapeScanMatchesTheByteWiseRule() {
+        func naive(_ bytes: [UInt8], from start: Int) -> Int {
+            bytes[start...].firstIndex { $0 < 0x20 || $0 == 0x22 || $0 == 0x5c } ?? bytes.count
+        }
+        // Every byte value at every position of a word of ordinary bytes, plus a word-crossing tail.
+        for value in 0...255 {
+            for position in 0..<19 {
+                var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: 19)
+                bytes[position] = UInt8(value)
+                let found = bytes.withUnsafeBufferPointer { CanonicalJSON.firstNeedingEscape(in: $0, from: 0) }
+                #expect(found == naive(bytes, from: 0), "byte \(value) at \(position)")
+            }
+        }
+        // Random buffers (bytes near the classes' edges are frequent) from random starts.
+        var rng = SeededGenerator(seed: 0x5343_414E)
+        let edges: [UInt8] = [0x00, 0x1f, 0x20, 0x21, 0x22, 0x23, 0x5b, 0x5c, 0x5d, 0x7f, 0x80, 0xa2, 0xdc, 0xff]
+        for _ in 0..<20_000 {
+            let bytes = (0..<Int.random(in: 0...40, using: &rng)).map { _ in
+                Int.random(in: 0..<8, using: &rng) == 0 ? (edges.randomElement(using: &rng) ?? 0) : UInt8.random(in: 0x23...0x5b, using: &rng)
+            }
+            let start = Int.random(in: 0...bytes.count, using: &rng)
+            let found = bytes.withUnsafeBufferPointer { CanonicalJSON.firstNeedingEscape(in: $0, from: start) }
+            #expect(found == naive(bytes, from: start), "\(bytes) from \(start)")
+        }
+    }
 }

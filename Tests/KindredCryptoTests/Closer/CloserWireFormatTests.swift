@@ -101,4 +101,47 @@ import Testing
         }
         #expect(checked == 20_000)
     }
+
+    /// `decodeBody` as it was before its one-pass fast path: the rule check, then strict Base64.
+    static func referenceDecodeBody(_ s: String, as format: Format) -> Result<[UInt8], KindredCryptoError> {
+        let name = format.rawValue
+        guard s.utf8.starts(with: format.prefix.utf8) else { return .failure(.wrongPrefix(format: name, expected: format.prefix)) }
+        guard s.utf8.count <= format.maximumLength else { return .failure(.tooLong(format: name, limit: format.maximumLength)) }
+        let body = Array(s.utf8.dropFirst(format.prefix.utf8.count))
+        let standard = format == .ciphertext
+        if let reason = CloserWireFormat.problem(s, as: format) {
+            let clean = body.allSatisfy { c in
+                (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a)
+                    || (standard ? (c == 0x2b || c == 0x2f || c == 0x3d) : (c == 0x2d || c == 0x5f))
+            }
+            return .failure(clean && body.count < format.minimumBodyLength ? .truncated(format: name) : .malformed(format: name, reason: reason))
+        }
+        return Result { () throws(KindredCryptoError) in
+            try Base64.decode(String(decoding: body, as: UTF8.self), alphabet: standard ? .standard : .urlSafeNoPadding, format: name)
+        }
+    }
+
+    /// The one-pass `decodeBody` gives exactly the reference's bytes or error.
+    @Test func decodeBodyAgreesWithTheRuleThenDecodeReference() {
+        var rng = SeededGenerator(seed: 0x4445_434F)
+        let alphabet = Array("AZaz09+/=-_:\n é".unicodeScalars)
+        for format in Format.allCases where format != .inviteCode {
+            let prefix = format.prefix
+            let seeds = [prefix + Base64.encode(rng.bytes(format.minimumBodyLength), alphabet: format == .ciphertext ? .standard : .urlSafeNoPadding),
+                         prefix + Base64.encode(rng.bytes(format.minimumBodyLength / 4 * 3), alphabet: format == .ciphertext ? .standard : .urlSafeNoPadding),
+                         prefix + "QUJD==", prefix + String(repeating: "_", count: format.minimumBodyLength)]
+            for i in 0..<1_500 {
+                let candidate: String
+                if i % 2 == 0, let base = seeds.randomElement(using: &rng) {
+                    candidate = Mutator.mutate(base, using: &rng)
+                } else {
+                    var body = String.UnicodeScalarView()
+                    for _ in 0..<Int.random(in: 0...(format.minimumBodyLength + 8), using: &rng) { body.append(alphabet.randomElement(using: &rng) ?? "A") }
+                    candidate = prefix + String(body)
+                }
+                let mine = Result { () throws(KindredCryptoError) in try CloserWireFormat.decodeBody(candidate, as: format) }
+                #expect(mine == Self.referenceDecodeBody(candidate, as: format), "\(format) \(candidate.debugDescription)")
+            }
+        }
+    }
 }

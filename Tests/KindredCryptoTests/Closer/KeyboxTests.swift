@@ -77,4 +77,29 @@ import Testing
         #expect(CloserWireFormat.isKeybox(theirBox))
         #expect(try Keybox.unwrap(theirBox, recipientPrivateKeyset: bob, context: Self.context) == key)
     }
+
+    /// Primitives made once wrap and unwrap interchangeably with the keyset-taking API.
+    @Test func primitivesMadeOnceMatchTheKeysetAPI() throws {
+        let bob = Keyset.generateECIESP256()
+        let encrypter = try TinkHybridEncrypt(publicKeyset: bob.publicKeyset())
+        let decrypter = try TinkHybridDecrypt(privateKeyset: bob)
+        for _ in 0..<5 {
+            let key = SecureRandom.bytes(32)
+            let box = try Keybox.wrap(oneTimeKey: key, recipient: encrypter, context: Self.context)
+            #expect(CloserWireFormat.isKeybox(box) && box.utf8.count == 184)
+            #expect(try Keybox.unwrap(box, recipient: decrypter, context: Self.context) == key)
+            #expect(try Keybox.unwrap(box, recipientPrivateKeyset: bob, context: Self.context) == key)
+            let other = try Keybox.wrap(oneTimeKey: key, recipientPublicKeyset: bob.publicKeyset(), context: Self.context)
+            #expect(try Keybox.unwrap(other, recipient: decrypter, context: Self.context) == key)
+        }
+        let box = try Keybox.wrap(oneTimeKey: SecureRandom.bytes(32), recipient: encrypter, context: Self.context)
+        let carol = try KeyboxContext(coupleId: "couple-7Hq2", questionId: "q-2024-05-01", senderUserId: "alice", recipientUserId: "carol")
+        #expect(throws: KindredCryptoError.authenticationFailed) { try Keybox.unwrap(box, recipient: decrypter, context: carol) }
+        #expect(throws: KindredCryptoError.invalidKeySize(expected: 32, actual: 16)) {
+            try Keybox.wrap(oneTimeKey: [UInt8](repeating: 0, count: 16), recipient: encrypter, context: Self.context)
+        }
+        #expect(throws: KindredCryptoError.wrongPrefix(format: "keybox:v1", expected: "keybox:v1:")) {
+            try Keybox.unwrap("sealed:v1:" + box.dropFirst(10), recipient: decrypter, context: Self.context)
+        }
+    }
 }

@@ -117,4 +117,70 @@ import Testing
             }
         }
     }
+
+    /// The cipher-taking API (a `CloserFieldCipher` and a `TinkHybridDecrypt` made once) is
+    /// interchangeable with the keyset-taking one, in both directions, with the same errors.
+    @Test func primitivesMadeOnceMatchTheKeysetAPI() throws {
+        let couple = Keyset.generateAES256GCM()
+        let cipher = try CloserFieldCipher(coupleKeyset: couple)
+        let bob = Keyset.generateECIESP256()
+        let bobDecrypter = try TinkHybridDecrypt(privateKeyset: bob)
+        let bobEncrypter = try TinkHybridEncrypt(publicKeyset: bob.publicKeyset())
+        for answer in ["", "The lake house", String(repeating: "é\"\n", count: 300)] {
+            let viaCipher = try SealedAnswer.seal(answer: answer, context: Self.aliceContext, cipher: cipher)
+            let viaKeyset = try SealedAnswer.seal(answer: answer, context: Self.aliceContext, coupleKeyset: couple)
+            for sealed in [viaCipher, viaKeyset] {
+                #expect(CloserWireFormat.isSealedPayload(sealed.payload) && CloserWireFormat.isCommitmentHash(sealed.commitment)
+                    && CloserWireFormat.isCiphertext(sealed.commitmentSeal) && sealed.oneTimeKey.count == 32)
+                #expect(try SealedAnswer.open(payload: sealed.payload, commitment: sealed.commitment, commitmentSeal: sealed.commitmentSeal,
+                                              oneTimeKey: sealed.oneTimeKey, context: Self.aliceContext, cipher: cipher) == answer)
+                #expect(try SealedAnswer.open(payload: sealed.payload, commitment: sealed.commitment, commitmentSeal: sealed.commitmentSeal,
+                                              oneTimeKey: sealed.oneTimeKey, context: Self.aliceContext, coupleKeyset: couple) == answer)
+                let box = try Keybox.wrap(oneTimeKey: sealed.oneTimeKey, recipient: bobEncrypter, context: Self.toBob)
+                #expect(try SealedAnswer.open(payload: sealed.payload, commitment: sealed.commitment, commitmentSeal: sealed.commitmentSeal,
+                                              keybox: box, recipient: bobDecrypter, context: Self.toBob, cipher: cipher) == answer)
+            }
+            // Fresh randomness every time: key, nonce (so payload and commitment) and both IVs.
+            #expect(viaCipher.oneTimeKey != viaKeyset.oneTimeKey && viaCipher.commitment != viaKeyset.commitment)
+        }
+        let sealed = try SealedAnswer.seal(answer: "yes", context: Self.aliceContext, cipher: cipher)
+        let otherCipher = try CloserFieldCipher(coupleKeyset: .generateAES256GCM())
+        #expect(throws: KindredCryptoError.commitmentMismatch) {
+            try SealedAnswer.open(payload: sealed.payload, commitment: sealed.commitment, commitmentSeal: sealed.commitmentSeal,
+                                  oneTimeKey: sealed.oneTimeKey, context: Self.aliceContext, cipher: otherCipher)
+        }
+        #expect(throws: KindredCryptoError.authenticationFailed) {
+            try SealedAnswer.open(payload: sealed.payload, commitment: sealed.commitment, commitmentSeal: sealed.commitmentSeal,
+                                  oneTimeKey: SecureRandom.bytes(32), context: Self.aliceContext, cipher: cipher)
+        }
+        #expect(throws: KindredCryptoError.invalidKeySize(expected: 32, actual: 31)) {
+            try SealedAnswer.open(payload: sealed.payload, commitment: sealed.commitment, commitmentSeal: sealed.commitmentSeal,
+                                  oneTimeKey: SecureRandom.bytes(31), context: Self.aliceContext, cipher: cipher)
+        }
+    }
+
+    /// A payload that is valid but not canonical JSON (written by hand, sealed and committed
+    /// correctly) is refused with the general parser's exact error, not accepted by the fast path.
+    @Test func nonCanonicalPayloadKeepsTheGeneralError() throws {
+        let couple = Keyset.generateAES256GCM()
+        let cipher = try CloserFieldCipher(coupleKeyset: couple)
+        let nonce = "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8"
+        let cases: [(String, String)] = [
+            (#"{"answer":"\u0041","coupleId":"couple-7Hq2","nonce":"\#(nonce)","questionId":"q-2024-05-01","userId":"alice","v":1}"#,
+             "JSON is not in RFC 8785 canonical form"),
+            (#"{"answer":"a","coupleId":"couple-7Hq2","nonce":"\#(nonce)","questionId":"q-2024-05-01","userId":"alice","v":2}"#,
+             "payload must have exactly v=1, answer, coupleId, questionId, userId and nonce"),
+        ]
+        for (text, reason) in cases {
+            let json = Array(text.utf8)
+            let key = SecureRandom.bytes(32)
+            let payload = try SealedPayload.seal(json, oneTimeKey: key, context: Self.aliceContext)
+            let commitment = AnswerCommitment.commit(json)
+            let seal = try cipher.encrypt(bytes: Array(commitment.utf8), associatedData: Self.aliceContext.associatedData)
+            #expect(throws: KindredCryptoError.malformed(format: "sealed:v1", reason: reason)) {
+                try SealedAnswer.open(payload: payload, commitment: commitment, commitmentSeal: seal, oneTimeKey: key,
+                                      context: Self.aliceContext, cipher: cipher)
+            }
+        }
+    }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import KindredCrypto
 
@@ -47,5 +48,32 @@ import Testing
         #expect(ConstantTime.equals([1, 2, 3], [1, 2, 3]))
         #expect(!ConstantTime.equals([1, 2, 3], [1, 2, 4]))
         #expect(!ConstantTime.equals([1, 2, 3], [1, 2]))
+    }
+
+    /// The eight-character bulk loops agree with Foundation's encoder at every length, and the
+    /// decoder refuses a character outside the alphabet at every position of the bulk part.
+    @Test func bulkLoopsAgreeWithFoundation() throws {
+        var rng = SeededGenerator(seed: 0x4236_3457)
+        for length in 0..<300 {
+            let bytes = rng.bytes(length)
+            let standard = Data(bytes).base64EncodedString()
+            let url = standard.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+                .replacingOccurrences(of: "=", with: "")
+            #expect(Base64.encode(bytes, alphabet: .standard) == standard)
+            #expect(Base64.encode(bytes, alphabet: .urlSafeNoPadding) == url)
+            #expect(Base64.encode(bytes, alphabet: .urlSafeNoPadding, prefix: "sealed:v1:") == "sealed:v1:" + url)
+            #expect(try Base64.decode(standard, alphabet: .standard) == bytes)
+            #expect(try Base64.decode(url, alphabet: .urlSafeNoPadding) == bytes)
+        }
+        let text = Array(Base64.encode(rng.bytes(60), alphabet: .urlSafeNoPadding).utf8)  // 80 characters
+        for position in 0..<text.count {
+            for bad in ["+", "/", "=", " ", "\u{0}", "\u{80}", "\u{ff}"].map({ UInt8(Unicode.Scalar($0)!.value) }) {
+                var mutated = text
+                mutated[position] = bad
+                #expect(throws: KindredCryptoError.malformed(format: "base64", reason: "invalid character")) {
+                    try mutated.withUnsafeBufferPointer { try Base64.decode($0, alphabet: .urlSafeNoPadding, format: "base64").get() }
+                }
+            }
+        }
     }
 }
