@@ -1,7 +1,7 @@
 import Crypto
 
 /// `sha256:` — the commitment to a sealed answer: `"sha256:" + base64url-no-padding(SHA-256(
-/// canonical JSON))`, 43 body characters. Spec: `docs/wire-formats/closer.md`, "sha256 commitment".
+/// canonical JSON))`, 43 body characters. Spec: `docs/wire-formats.md`, "sha256 commitment".
 public enum AnswerCommitment {
     /// Computes the commitment of a payload's canonical JSON.
     /// - Parameter json: the canonical JSON bytes (the `sealed:v1:` plaintext).

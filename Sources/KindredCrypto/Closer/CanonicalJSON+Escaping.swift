@@ -1,5 +1,5 @@
 /// Finding and writing the bytes a canonical JSON string must escape, eight bytes at a time.
-/// Spec: `docs/wire-formats/closer.md`, "Canonical JSON".
+/// Spec: `docs/wire-formats.md`, "Canonical JSON".
 extension CanonicalJSON {
     /// Whether a JSON string must escape `byte`: `"`, `\` and the controls U+0000…U+001F.
     @inline(__always)

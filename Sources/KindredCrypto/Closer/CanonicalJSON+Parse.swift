@@ -1,6 +1,6 @@
 /// A strict JSON reader for the same subset `CanonicalJSON` writes (RFC 8259 syntax, I-JSON
 /// limits): integers only, unique member names, valid UTF-8, no lone surrogates, bounded depth.
-/// Spec: `docs/wire-formats/closer.md`, "Canonical JSON".
+/// Spec: `docs/wire-formats.md`, "Canonical JSON".
 extension CanonicalJSON {
     /// The deepest nesting of arrays and objects the reader accepts.
     public static let maximumDepth = 16

@@ -4,7 +4,7 @@
 /// Canonical form: no whitespace; object members sorted by their names' UTF-16 code units;
 /// strings escape only `"` `\` and the controls U+0000…U+001F (as `\b \f \n \r \t`, else
 /// `\u00xx` with lower-case hex), everything else is literal UTF-8; integers in plain decimal.
-/// Spec: `docs/wire-formats/closer.md`, "Canonical JSON".
+/// Spec: `docs/wire-formats.md`, "Canonical JSON".
 public enum CanonicalJSON {
     /// The largest integer magnitude JCS (via I-JSON / IEEE 754 doubles) represents exactly: 2⁵³ − 1.
     public static let maximumSafeInteger: Int64 = 9_007_199_254_740_991

@@ -3,7 +3,7 @@ import Crypto
 /// Raw AES-256-GCM in the layout every Closer blob outside Tink uses: `IV (12) ‖ ciphertext ‖
 /// tag (16)` — Tink's own AES-GCM layout (`AesGcmCipher`) restricted to 32-byte keys. Used by
 /// `sealed:v1:`, the couple-key wrap and the invite transport.
-/// Spec: `docs/wire-formats/closer.md`, "Raw AES-256-GCM blobs".
+/// Spec: `docs/wire-formats.md`, "Raw AES-256-GCM blobs".
 enum CloserAESGCM {
     /// IV length in bytes.
     static let ivLength = AesGcmCipher.ivSize

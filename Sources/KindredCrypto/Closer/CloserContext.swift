@@ -1,5 +1,5 @@
 /// The identifiers a sealed answer is bound to: its couple, its question and its author.
-/// Spec: `docs/wire-formats/closer.md`, "Context identifiers".
+/// Spec: `docs/wire-formats.md`, "Context identifiers".
 public struct SealedAnswerContext: Equatable, Sendable {
     /// The longest identifier accepted, in UTF-8 bytes.
     public static let maximumIdentifierLength = 256
@@ -50,7 +50,7 @@ public struct SealedAnswerContext: Equatable, Sendable {
 }
 
 /// The identifiers a keybox is bound to: the sealed answer's couple and question, its author
-/// (the sender) and the partner it is released to. Spec: `docs/wire-formats/closer.md`, "keybox:v1".
+/// (the sender) and the partner it is released to. Spec: `docs/wire-formats.md`, "keybox:v1".
 public struct KeyboxContext: Equatable, Sendable {
     /// `couples/{coupleId}`.
     public let coupleId: String

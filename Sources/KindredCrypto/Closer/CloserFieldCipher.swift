@@ -1,7 +1,7 @@
 /// `enc:v1:` — Closer's field encryption under the couple key: `"enc:v1:" + Base64(Tink AEAD
 /// ciphertext)` (standard alphabet, padded). The Tink ciphertext is `0x01 ‖ key id (4) ‖ IV (12)
 /// ‖ AES-256-GCM ciphertext ‖ tag (16)` for a TINK-prefixed key; the associated data is the
-/// UTF-8 `coupleId`. Spec: `docs/wire-formats/closer.md`, "enc:v1".
+/// UTF-8 `coupleId`. Spec: `docs/wire-formats.md`, "enc:v1".
 public struct CloserFieldCipher: Sendable {
     /// The wire format's name in errors.
     static let format = CloserWireFormat.Format.ciphertext.rawValue

@@ -3,7 +3,7 @@
 ///
 /// Parameters read from the wire are bounded — 8·p ≤ m ≤ 262,144 KiB, 1 ≤ t ≤ 10, 1 ≤ p ≤ 8,
 /// len = 32, version 19 — and refused with `.parametersOutOfBounds` before Argon2 allocates
-/// anything. Spec: `docs/wire-formats/closer.md`, "kdfParams".
+/// anything. Spec: `docs/wire-formats.md`, "kdfParams".
 public struct CloserKDFParameters: Equatable, Sendable {
     /// Memory in KiB (`m`).
     public let memoryKiB: Int

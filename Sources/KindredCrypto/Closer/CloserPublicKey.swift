@@ -1,6 +1,6 @@
 /// `pub:v1:` — a user's published ECIES P-256 public key: `"pub:v1:" + base64url-no-padding(
 /// binary Tink public keyset)` (`users/{uid}/devices/{deviceId}.publicKey`).
-/// Spec: `docs/wire-formats/closer.md`, "pub:v1".
+/// Spec: `docs/wire-formats.md`, "pub:v1".
 public enum CloserPublicKey {
     /// Encodes a public keyset for publication.
     /// - Parameter publicKeyset: the output of `Keyset.publicKeyset()` for an ECIES P-256 keyset.

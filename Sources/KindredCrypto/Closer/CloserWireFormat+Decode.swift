@@ -1,5 +1,5 @@
 /// Turning a validated Closer wire string into its bytes, with typed errors.
-/// Spec: `docs/wire-formats/closer.md`, "Validators" and "Errors".
+/// Spec: `docs/wire-formats.md`, "Validators" and "Errors".
 extension CloserWireFormat {
     /// Checks a wire string against its format's rule and decodes its Base64 body strictly.
     /// - Parameters:

@@ -1,6 +1,6 @@
 /// Closer's wire-format validators: the Firestore rules' regular expressions, implemented by
 /// hand (no regex engine) plus Kindred's maximum lengths, so the server can check every field a
-/// client writes exactly as the rules do. Spec: `docs/wire-formats/closer.md`, "Validators".
+/// client writes exactly as the rules do. Spec: `docs/wire-formats.md`, "Validators".
 ///
 /// | format | rule (anchored, whole string) | Kindred's maximum |
 /// |---|---|---|

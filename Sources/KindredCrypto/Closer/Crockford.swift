@@ -1,6 +1,6 @@
 /// Crockford's Base32 symbols (`0-9`, `A-Z` without `I L O U`) for the text people read, type
 /// and say: invite codes and invite secrets. Reading is case-insensitive and maps the look-alikes
-/// `O`→`0` and `I`, `L`→`1`. Spec: `docs/wire-formats/closer.md`, "Invite transport".
+/// `O`→`0` and `I`, `L`→`1`. Spec: `docs/wire-formats.md`, "Invite transport".
 enum Crockford {
     /// The 32 symbols, value = position.
     static let symbols = Array("0123456789ABCDEFGHJKMNPQRSTVWXYZ".utf8)

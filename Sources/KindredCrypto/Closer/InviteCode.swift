@@ -1,7 +1,7 @@
 /// A Closer invite code: six characters that name `invites/{code}`, the only part of an invite
 /// the server sees. The Firestore rule accepts `^[A-Za-z0-9]{6}$`; Kindred generates codes from
 /// Crockford's upper-case Base32 symbols (30 bits), a subset of that rule that people can read
-/// aloud and type in any case. Spec: `docs/wire-formats/closer.md`, "Invite transport".
+/// aloud and type in any case. Spec: `docs/wire-formats.md`, "Invite transport".
 public enum InviteCode {
     /// The number of characters.
     public static let length = 6

@@ -5,7 +5,7 @@ import Crypto
 ///
 /// Displayed as `XXXXX-XXXXX-XXXC` (C = check). The check symbol is the first 5 bits of
 /// `SHA-256("closer-invite-check-v1|" + the 13 symbols)`: a typo is caught with probability
-/// 31/32 before it costs a rate-limited accept attempt. Spec: `docs/wire-formats/closer.md`,
+/// 31/32 before it costs a rate-limited accept attempt. Spec: `docs/wire-formats.md`,
 /// "Invite transport".
 public struct InviteSecret: Equatable, Sendable, CustomStringConvertible {
     /// Random symbols in a secret.
@@ -68,7 +68,7 @@ public struct InviteSecret: Equatable, Sendable, CustomStringConvertible {
 }
 
 /// What the inviter shares and the acceptor types: `CODE-XXXXX-XXXXX-XXXC`, the six-symbol code
-/// followed by the secret. Spec: `docs/wire-formats/closer.md`, "Invite transport".
+/// followed by the secret. Spec: `docs/wire-formats.md`, "Invite transport".
 public struct InviteShare: Equatable, Sendable {
     /// The canonical invite code (sent to the server).
     public let code: String

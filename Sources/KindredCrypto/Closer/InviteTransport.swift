@@ -11,7 +11,7 @@ import Crypto
 ///                                          aad = "closer-invite-phrase-v1|" + code) ‖ tag )
 /// verifier     = "verifier:v1:" + b64url( HMAC-SHA256(verifierKey, "closer-invite-verifier-v1|" + code) )
 /// ```
-/// Spec: `docs/wire-formats/closer.md`, "Invite transport".
+/// Spec: `docs/wire-formats.md`, "Invite transport".
 public enum InviteTransport {
     static let phraseKeyInfo = "closer-invite-v1|phrase-key|"
     static let verifierKeyInfo = "closer-invite-v1|verifier-key|"
@@ -93,7 +93,7 @@ public enum InviteTransport {
 }
 
 /// The two keys an invite secret yields (one Argon2id run serves both the verifier and the
-/// phrase). Spec: `docs/wire-formats/closer.md`, "Invite transport".
+/// phrase). Spec: `docs/wire-formats.md`, "Invite transport".
 public struct InviteKeys: Sendable {
     let code: String
     let phraseKey: [UInt8]

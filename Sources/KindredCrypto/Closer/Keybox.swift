@@ -1,7 +1,7 @@
 /// `keybox:v1:` — a sealed answer's one-time key released to the partner: `"keybox:v1:" +
 /// base64url-no-padding(Tink ECIES_P256_HKDF_HMAC_SHA256_AES128_GCM ciphertext of the 32-byte
 /// key)`, context info `coupleId|questionId|senderUserId|recipientUserId`.
-/// Spec: `docs/wire-formats/closer.md`, "keybox:v1".
+/// Spec: `docs/wire-formats.md`, "keybox:v1".
 public enum Keybox {
     /// The wire format's name in errors.
     static let format = CloserWireFormat.Format.keybox.rawValue

@@ -3,7 +3,7 @@
 ///
 /// Parsing is forgiving about presentation only: case, surrounding and repeated whitespace,
 /// and each word may be typed in full or as any prefix of four or more letters (the list's
-/// first four letters are unique). Spec: `docs/wire-formats/closer.md`, "Recovery phrase".
+/// first four letters are unique). Spec: `docs/wire-formats.md`, "Recovery phrase".
 public struct RecoveryPhrase: Equatable, Sendable, CustomStringConvertible {
     /// The number of words in a phrase.
     public static let wordCount = 10

@@ -2,7 +2,7 @@
 /// carries exactly 8 bits. Every word has 4–8 letters, its first four letters are unique in the
 /// list (so a four-letter prefix identifies it), no word is a prefix of another, and the list
 /// avoids homophones, US/UK spelling variants and offensive words. Index = position (0…255).
-/// Spec: `docs/wire-formats/closer.md`, "Recovery phrase" (the full list is reproduced there).
+/// Spec: `docs/wire-formats.md`, "Recovery phrase" (the full list is reproduced there).
 public enum RecoveryWordlist {
     /// The 256 words, in index order (alphabetical).
     public static let words: [String] = [

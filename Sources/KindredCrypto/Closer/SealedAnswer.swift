@@ -6,7 +6,7 @@
 /// `enc:v1:` under the couple key with associated data `coupleId|questionId|userId`. A server
 /// that replaces payload, commitment and keybox together (it can: the partner's public key is
 /// public) cannot forge it, so the swap is caught at reveal.
-/// Spec: `docs/wire-formats/closer.md`, "Sealed-answer flow".
+/// Spec: `docs/wire-formats.md`, "Sealed-answer flow".
 public enum SealedAnswer {
     /// What sealing produces: three strings for `answers/{userId}` and the key to keep locally.
     public struct Sealed: Sendable {

@@ -7,7 +7,7 @@
 /// as `\"`, `\\`, `\b`, `\f`, `\n`, `\r`, `\t` or `\u00xx` (lower-case hex, for the other
 /// controls). The reader accepts nothing else; whatever it declines goes to the general
 /// `CanonicalJSON` parser, which stays the authority for every error.
-/// Spec: `docs/wire-formats/closer.md`, "sealed:v1" and "Canonical JSON".
+/// Spec: `docs/wire-formats.md`, "sealed:v1" and "Canonical JSON".
 extension SealedPayload {
     /// The member names in canonical (sorted) order, with the punctuation around them.
     private static let memberOpenings: [[UInt8]] = [

@@ -2,7 +2,7 @@
 /// AES-256-GCM ciphertext ‖ tag (16))` under a one-time 32-byte key, associated data
 /// `coupleId|questionId|userId`. The plaintext is the RFC 8785 canonical JSON of
 /// `{"answer", "coupleId", "nonce", "questionId", "userId", "v": 1}`.
-/// Spec: `docs/wire-formats/closer.md`, "sealed:v1".
+/// Spec: `docs/wire-formats.md`, "sealed:v1".
 public enum SealedPayload {
     /// The wire format's name in errors.
     static let format = CloserWireFormat.Format.sealedPayload.rawValue

@@ -1,6 +1,6 @@
 /// What `inspect` learns about a string: which Kindred format it claims to be, whether it is
 /// valid, and why not. Used by `kindred crypto inspect`; it never decrypts and never echoes a
-/// secret. Spec: `docs/wire-formats/closer.md`, "Inspecting strings".
+/// secret. Spec: `docs/wire-formats.md`, "Inspecting strings".
 public struct WireInspection: Equatable, Sendable {
     /// The format name, for example `sealed:v1`, `argon2id PHC`, `invite code`, or `unknown`.
     public let format: String

@@ -7,7 +7,7 @@
 /// kdfSalt          = Base64( 16 random bytes )        (24 characters)
 /// kdfParams        = {"alg":"argon2id","len":32,"m":46080,"p":1,"t":3,"v":19}
 /// ```
-/// Spec: `docs/wire-formats/closer.md`, "Couple-key wrap".
+/// Spec: `docs/wire-formats.md`, "Couple-key wrap".
 public struct WrappedCoupleKey: Equatable, Sendable {
     /// The associated data of the wrap.
     public static let associatedData = "closer_couple_key"

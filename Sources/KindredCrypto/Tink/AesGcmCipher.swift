@@ -2,7 +2,7 @@ import Crypto
 
 /// AES-GCM with a 12-byte IV and a 16-byte tag, laid out as Tink writes it: `IV ‖ ciphertext ‖ tag`.
 /// Used by `TinkAEAD`, the ECIES DEM and Closer's raw AES-256-GCM blobs.
-/// Spec: `docs/wire-formats/tink.md`, "AES-GCM".
+/// Spec: `docs/wire-formats.md`, "AES-GCM".
 ///
 /// Speed: each swift-crypto call costs about a microsecond of fixed overhead (key schedule,
 /// `Data` buffers), far more than the cipher itself for small messages. So the `SymmetricKey`

@@ -5,7 +5,7 @@
 /// ```
 /// Type URL `type.googleapis.com/google.crypto.tink.AesGcmKey`; `version` must be 0 and the key
 /// 16 or 32 bytes, as Tink's `AesGcmKeyManager` requires.
-/// Spec: `docs/wire-formats/tink.md`, "AesGcmKey".
+/// Spec: `docs/wire-formats.md`, "AesGcmKey".
 struct AesGcmKey: Equatable, Sendable {
     /// The type URL of `AesGcmKey` key data.
     static let typeURL = "type.googleapis.com/google.crypto.tink.AesGcmKey"

@@ -9,7 +9,7 @@
 /// message KeyTemplate         { string type_url = 1; bytes value = 2; OutputPrefixType output_prefix_type = 3; }
 /// message AesGcmKeyFormat     { uint32 key_size = 2; uint32 version = 3; }
 /// ```
-/// Spec: `docs/wire-formats/tink.md`, "EciesAeadHkdfParams".
+/// Spec: `docs/wire-formats.md`, "EciesAeadHkdfParams".
 struct EciesAeadHkdfParams: Equatable, Sendable {
     /// `EllipticCurveType.NIST_P256`.
     static let curveNISTP256: UInt32 = 2

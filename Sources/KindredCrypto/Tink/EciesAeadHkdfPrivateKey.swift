@@ -6,7 +6,7 @@ import Crypto
 /// message EciesAeadHkdfPrivateKey { uint32 version = 1; EciesAeadHkdfPublicKey public_key = 2; bytes key_value = 3; }
 /// ```
 /// `key_value` is the P-256 scalar, written as 33 bytes (leading zero), read at any length.
-/// Spec: `docs/wire-formats/tink.md`, "EciesAeadHkdfPrivateKey".
+/// Spec: `docs/wire-formats.md`, "EciesAeadHkdfPrivateKey".
 struct EciesAeadHkdfPrivateKey: Sendable {
     /// The type URL of ECIES private key data.
     static let typeURL = "type.googleapis.com/google.crypto.tink.EciesAeadHkdfPrivateKey"

@@ -6,7 +6,7 @@ import Crypto
 /// message EciesAeadHkdfPublicKey { uint32 version = 1; EciesAeadHkdfParams params = 2; bytes x = 3; bytes y = 4; }
 /// ```
 /// `x` and `y` are written as 33 bytes (leading zero), read at any length; see `P256Coordinate`.
-/// Spec: `docs/wire-formats/tink.md`, "EciesAeadHkdfPublicKey".
+/// Spec: `docs/wire-formats.md`, "EciesAeadHkdfPublicKey".
 struct EciesAeadHkdfPublicKey: Sendable {
     /// The type URL of ECIES public key data.
     static let typeURL = "type.googleapis.com/google.crypto.tink.EciesAeadHkdfPublicKey"

@@ -5,7 +5,7 @@ import Crypto
 ///
 /// KEM bytes are the ephemeral public point `0x04 ‖ X ‖ Y` (65 bytes). The DEM key is
 /// `HKDF-SHA256(salt: hkdf_salt, ikm: KEM bytes ‖ shared X coordinate, info: context info)`.
-/// Spec: `docs/wire-formats/tink.md`, "ECIES key derivation".
+/// Spec: `docs/wire-formats.md`, "ECIES key derivation".
 enum EciesHkdfKem {
     /// The length of an uncompressed P-256 point.
     static let kemSize = 65

@@ -1,5 +1,5 @@
 /// Creating AES-GCM keysets: Tink's `AES256_GCM` template (`AesGcmKeyFormat { key_size: 32 }`).
-/// Spec: `docs/wire-formats/tink.md`, "AesGcmKey".
+/// Spec: `docs/wire-formats.md`, "AesGcmKey".
 extension Keyset {
     /// A new keyset holding one fresh random AES-256-GCM key, as Tink's `AES256_GCM` template makes it.
     /// - Parameter outputPrefixType: `.tink` (the template's default), `.raw`, `.legacy` or `.crunchy`.

@@ -2,7 +2,7 @@ import Crypto
 
 /// Creating ECIES keysets and deriving their public keysets, as Tink's
 /// `ECIES_P256_HKDF_HMAC_SHA256_AES128_GCM` template and `getPublicKeysetHandle()` do.
-/// Spec: `docs/wire-formats/tink.md`, "EciesAeadHkdfPrivateKey" and "Public keysets".
+/// Spec: `docs/wire-formats.md`, "EciesAeadHkdfPrivateKey" and "Public keysets".
 extension Keyset {
     /// A new private keyset holding one fresh P-256 key with the
     /// `ECIES_P256_HKDF_HMAC_SHA256_AES128_GCM` parameters.

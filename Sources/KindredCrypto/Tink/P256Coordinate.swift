@@ -4,7 +4,7 @@
 /// (`BigIntegerEncoding.toBigEndianBytesOfFixedLength(v, 33)`, so that a two's-complement reader
 /// sees a positive number); Python and C++ Tink write 32 bytes. Readers take the bytes as an
 /// unsigned big-endian integer, so any number of leading zero bytes is accepted.
-/// Spec: `docs/wire-formats/tink.md`, "Coordinate encoding".
+/// Spec: `docs/wire-formats.md`, "Coordinate encoding".
 enum P256Coordinate {
     /// The length Kindred writes, as Java Tink does.
     static let encodedLength = 33

@@ -1,7 +1,7 @@
 /// The enabled keys of a keyset turned into primitives, as Tink's `PrimitiveSet` and its
 /// AEAD / hybrid wrappers use them: encrypt with the primary; decrypt by trying the keys whose
 /// 5-byte output prefix starts the ciphertext, then every RAW key on the whole ciphertext.
-/// Spec: `docs/wire-formats/tink.md`, "Keyset validation" and "Output prefixes".
+/// Spec: `docs/wire-formats.md`, "Keyset validation" and "Output prefixes".
 struct PrimitiveSet<Primitive: Sendable>: Sendable {
     /// One enabled key and its primitive.
     struct Entry: Sendable {

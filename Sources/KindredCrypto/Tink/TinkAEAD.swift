@@ -5,7 +5,7 @@ import Crypto
 ///
 /// Ciphertext: `output prefix ‖ 12-byte IV ‖ AES-GCM ciphertext ‖ 16-byte tag`, where the prefix
 /// is `0x01 ‖ key id` (TINK), `0x00 ‖ key id` (LEGACY, CRUNCHY) or empty (RAW).
-/// Spec: `docs/wire-formats/tink.md`, "AEAD ciphertext".
+/// Spec: `docs/wire-formats.md`, "AEAD ciphertext".
 public struct TinkAEAD: Sendable {
     /// Each enabled key as a ready swift-crypto key (made once here, not per message).
     private let keys: PrimitiveSet<SymmetricKey>

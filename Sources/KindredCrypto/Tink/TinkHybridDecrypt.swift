@@ -2,7 +2,7 @@
 /// `privateKeysetHandle.getPrimitive(HybridDecrypt.class)` in Java Tink.
 ///
 /// Keys whose output prefix starts the ciphertext are tried first, then every RAW key.
-/// Spec: `docs/wire-formats/tink.md`, "Hybrid ciphertext".
+/// Spec: `docs/wire-formats.md`, "Hybrid ciphertext".
 public struct TinkHybridDecrypt: Sendable {
     private let keys: PrimitiveSet<EciesAeadHkdfPrivateKey>
     private static let format = "tink hybrid"

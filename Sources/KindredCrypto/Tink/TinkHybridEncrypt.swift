@@ -5,7 +5,7 @@ import Crypto
 ///
 /// Ciphertext: `output prefix ‖ ephemeral point (65 bytes, 0x04 ‖ X ‖ Y) ‖ 12-byte IV ‖
 /// AES-GCM ciphertext ‖ 16-byte tag`; the DEM uses empty associated data.
-/// Spec: `docs/wire-formats/tink.md`, "Hybrid ciphertext".
+/// Spec: `docs/wire-formats.md`, "Hybrid ciphertext".
 public struct TinkHybridEncrypt: Sendable {
     private let primary: PrimitiveSet<EciesAeadHkdfPublicKey>.Entry
 

@@ -2,7 +2,7 @@ import ArgumentParser
 import KindredCrypto
 
 /// `kindred crypto invite create|verifier|open`: Closer's invite transport from the command line.
-/// Spec: `docs/wire-formats/closer.md`, "Invite transport".
+/// Spec: `docs/wire-formats.md`, "Invite transport".
 struct InviteCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "invite",

@@ -2,7 +2,7 @@ import ArgumentParser
 import KindredCrypto
 
 /// `kindred crypto phrase new|wrap|unwrap`: Closer recovery phrases and the couple-key wrap.
-/// Spec: `docs/wire-formats/closer.md`, "Recovery phrase" and "Couple-key wrap".
+/// Spec: `docs/wire-formats.md`, "Recovery phrase" and "Couple-key wrap".
 struct PhraseCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "phrase",

@@ -27,7 +27,7 @@ struct SealedAnswerOptions: ParsableArguments {
 }
 
 /// `kindred crypto seal`: seals the answer on stdin as a Closer sealed answer.
-/// Spec: `docs/wire-formats/closer.md`, "Sealed-answer flow".
+/// Spec: `docs/wire-formats.md`, "Sealed-answer flow".
 struct SealCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "seal",

@@ -1,7 +1,7 @@
 @testable import KindredCrypto
 
 /// The known-answer vectors of `Vectors/closer.json` (computed with Python's `cryptography`,
-/// `argon2-cffi` and `hashlib`, independently of KindredCrypto; see `docs/wire-formats/closer.md`).
+/// `argon2-cffi` and `hashlib`, independently of KindredCrypto; see `docs/wire-formats.md`).
 struct CloserVectors: Decodable {
     /// `enc:v1:` under a fixed couple key (Tink AES-256-GCM, TINK prefix) and IV.
     struct Enc: Decodable {

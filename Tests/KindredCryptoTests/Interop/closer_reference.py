@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Independent reference implementation of Closer's wire formats (docs/wire-formats/closer.md),
+"""Independent reference implementation of Closer's wire formats (docs/wire-formats.md),
 used by the Swift tests as an interop peer. Reads one JSON request on stdin, writes one JSON
 response on stdout. Built only on the Python standard library, `cryptography`, `argon2-cffi`
 and `tink` -- it shares no code with KindredCrypto."""

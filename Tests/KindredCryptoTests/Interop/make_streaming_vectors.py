@@ -2,7 +2,7 @@
 """Writes Vectors/tink-streaming.json: known-answer vectors for AES-GCM-HKDF streaming AEAD.
 
 Each ciphertext is computed here by an independent implementation of the format (HKDF and
-AES-GCM from the `cryptography` package, following docs/wire-formats/streaming.md) with a
+AES-GCM from the `cryptography` package, following docs/wire-formats.md) with a
 fixed salt and nonce prefix, and then checked by decrypting it with Python tink. Run:
 
   python3 Tests/KindredCryptoTests/Interop/make_streaming_vectors.py > Tests/KindredCryptoTests/Vectors/tink-streaming.json
