@@ -100,9 +100,16 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // Helpers the test targets share: running the built `kindred` and the Python peers,
+        // temporary directories, pipe draining.
+        .target(
+            name: "KindredTestSupport",
+            path: "Tests/KindredTestSupport",
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "KindredCryptoTests",
-            dependencies: ["KindredCrypto"],
+            dependencies: ["KindredCrypto", "KindredTestSupport"],
             // Python peers the interop tests run from their source location (#filePath).
             exclude: [
                 "Interop/tink_interop.py", "Interop/make_tink_vectors.py",
@@ -129,6 +136,7 @@ let package = Package(
         .testTarget(
             name: "KindredServerTests",
             dependencies: [
+                "KindredTestSupport",
                 "KindredServer",
                 "KindredStore",
                 "kindred",
@@ -142,7 +150,7 @@ let package = Package(
         // Drives the built `kindred` executable as a subprocess, end to end.
         .testTarget(
             name: "KindredCLITests",
-            dependencies: ["kindred"],
+            dependencies: ["kindred", "KindredTestSupport"],
             swiftSettings: swiftSettings
         ),
     ],

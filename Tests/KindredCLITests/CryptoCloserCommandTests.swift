@@ -1,4 +1,5 @@
 import Foundation
+import KindredTestSupport
 import Testing
 
 /// Closer's device flows driven only through `kindred crypto`, as two simulated phones would.

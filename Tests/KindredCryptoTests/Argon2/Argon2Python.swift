@@ -1,4 +1,5 @@
 import Foundation
+import KindredTestSupport
 import Testing
 
 /// Runs `Interop/argon2_interop.py` (argon2-cffi and hashlib) as the independent peer of the
@@ -11,7 +12,7 @@ enum Argon2Python {
         .appendingPathComponent("Interop/argon2_interop.py")
 
     /// Whether the environment says this is CI (then the peer must be present).
-    static let isCI = ProcessInfo.processInfo.environment["CI"] == "true"
+    static let isCI = ChildProcess.isCI
 
     /// Whether python3 can import argon2-cffi and run the script.
     static let isAvailable: Bool = (try? run(["command": "check"]))?["ok"] as? Bool == true
@@ -25,20 +26,10 @@ enum Argon2Python {
             .appendingPathComponent("argon2-interop-\(UUID().uuidString).json")
         try JSONSerialization.data(withJSONObject: request).write(to: requestFile)
         defer { try? FileManager.default.removeItem(at: requestFile) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script.path, requestFile.path]
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0,
-              let answer = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
-            throw InteropFailure(message: "argon2_interop.py \(request["command"] ?? "") failed: \(errorText)")
+        let result = try ChildProcess.run("/usr/bin/env", ["python3", script.path, requestFile.path])
+        guard result.status == 0,
+              let answer = try JSONSerialization.jsonObject(with: Data(result.stdout)) as? [String: Any] else {
+            throw InteropFailure(message: "argon2_interop.py \(request["command"] ?? "") failed: \(result.stderr)")
         }
         return answer
     }

@@ -1,4 +1,5 @@
 import Foundation
+import KindredTestSupport
 import Testing
 
 /// Runs `Interop/closer_reference.py`, an independent Python implementation of Closer's formats
@@ -9,7 +10,7 @@ enum CloserReference {
         .appendingPathComponent("Interop/closer_reference.py").path
 
     /// Whether CI demands the interop tests (they fail instead of skipping when Python is missing).
-    static let isCI = ProcessInfo.processInfo.environment["CI"] == "true"
+    static let isCI = ChildProcess.isCI
 
     /// Whether python3 with the needed modules runs here.
     static let available: Bool = {
@@ -32,23 +33,9 @@ enum CloserReference {
     }
 
     private static func run(executable: String, _ arguments: [String], input: Data) throws -> Data {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = stderr
-        try process.run()
-        stdin.fileHandleForWriting.write(input)
-        try stdin.fileHandleForWriting.close()
-        let data = stdout.fileHandleForReading.readDataToEndOfFile()
-        let errors = stderr.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw ReferenceFailure(message: String(decoding: errors, as: UTF8.self))
-        }
-        return data
+        let result = try ChildProcess.run(executable, arguments, input: Array(input))
+        guard result.status == 0 else { throw ReferenceFailure(message: result.stderr) }
+        return Data(result.stdout)
     }
 
     struct ReferenceFailure: Error, CustomStringConvertible {

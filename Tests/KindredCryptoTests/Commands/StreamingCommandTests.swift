@@ -1,4 +1,5 @@
 import Foundation
+import KindredTestSupport
 import Testing
 @testable import KindredCrypto
 
@@ -7,7 +8,7 @@ import Testing
     typealias F = StreamingFixtures
 
     /// The `kindred` executable built next to the test bundle.
-    static let kindred = Bundle.module.bundleURL.deletingLastPathComponent().appendingPathComponent("kindred").path
+    static let kindred = ChildProcess.kindredExecutable.path
 
     let directory: TemporaryDirectory
     let keyset = Keyset.generateAES256GCMHKDF1MB()

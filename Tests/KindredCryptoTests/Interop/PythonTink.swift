@@ -1,4 +1,5 @@
 import Foundation
+import KindredTestSupport
 import Testing
 
 /// Runs `tink_interop.py` (Python Tink, C++ Tink underneath) as the peer of the interop tests.
@@ -10,7 +11,7 @@ enum PythonTink {
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("tink_interop.py")
 
     /// Whether `CI=true` is set.
-    static let isCI = ProcessInfo.processInfo.environment["CI"] == "true"
+    static let isCI = ChildProcess.isCI
 
     /// Whether `python3 -c "import tink"` succeeds.
     static let isAvailable: Bool = {
@@ -52,22 +53,7 @@ enum PythonTink {
     }
 
     private static func launch(_ arguments: [String], input: Data) throws -> (status: Int32, stdout: Data, stderr: Data) {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("kindred-tink-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let inURL = directory.appendingPathComponent("in"), outURL = directory.appendingPathComponent("out")
-        let errURL = directory.appendingPathComponent("err")
-        try input.write(to: inURL)
-        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3"] + arguments
-        process.standardInput = try FileHandle(forReadingFrom: inURL)
-        process.standardOutput = try FileHandle(forWritingTo: outURL)
-        process.standardError = try FileHandle(forWritingTo: errURL)
-        try process.run()
-        process.waitUntilExit()
-        return (process.terminationStatus, try Data(contentsOf: outURL), try Data(contentsOf: errURL))
+        let result = try ChildProcess.run("/usr/bin/env", ["python3"] + arguments, input: Array(input))
+        return (result.status, Data(result.stdout), Data(result.stderr.utf8))
     }
 }

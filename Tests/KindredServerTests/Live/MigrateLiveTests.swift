@@ -1,4 +1,5 @@
 import Foundation
+import KindredTestSupport
 import Testing
 
 /// Runs the built `kindred migrate` twice on a new SQLite file.
@@ -45,19 +46,7 @@ struct KindredRun {
 
 /// Runs the built `kindred` with `arguments`, without inheriting `KINDRED_*` settings.
 func runKindred(_ arguments: [String], environment extra: [String: String] = [:]) throws -> KindredRun {
-    let process = Process()
-    process.executableURL = KindredBinary.url
-    process.arguments = arguments
-    process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("KINDRED_") }
-        .merging(extra) { $1 }
-    let output = Pipe()
-    let errors = Pipe()
-    process.standardOutput = output
-    process.standardError = errors
-    process.standardInput = FileHandle.nullDevice
-    try process.run()
-    let collected = LogCollector(handle: errors.fileHandleForReading)
-    let out = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return KindredRun(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self), stderr: collected.finish())
+    let environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("KINDRED_") }.merging(extra) { $1 }
+    let result = try ChildProcess.run(ChildProcess.kindredExecutable.path, arguments, stdin: nil, environment: environment)
+    return KindredRun(status: result.status, stdout: result.text, stderr: result.stderr)
 }

@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import KindredTestSupport
 import Testing
 
 /// Starts the built `kindred serve` as a real process and stops it with SIGTERM.
@@ -14,7 +15,7 @@ import Testing
         let port = try freeLoopbackPort()
 
         let process = Process()
-        process.executableURL = KindredBinary.url
+        process.executableURL = ChildProcess.kindredExecutable
         process.arguments = ["serve", "--port", String(port), "--database-url", "sqlite:\(databasePath)", "--log-level", "info"]
         // The body limit comes from the environment, as an operator would set it.
         process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("KINDRED_") }
@@ -23,7 +24,7 @@ import Testing
         process.standardError = logs
         process.standardOutput = FileHandle.nullDevice
         try process.run()
-        let collected = LogCollector(handle: logs.fileHandleForReading)
+        let collected = PipeCollector(handle: logs.fileHandleForReading)
 
         let ready = try await poll("http://127.0.0.1:\(port)/ready", until: .seconds(30))
         #expect(ready.status == 200)
@@ -112,19 +113,6 @@ func rawHTTP(port: Int, head: String, body: String) throws -> String {
     return String(decoding: response, as: UTF8.self)
 }
 
-/// The `kindred` binary next to this test bundle (SwiftPM builds both into the same folder).
-enum KindredBinary {
-    static let url: URL = {
-        let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        for folder in [beside, beside.deletingLastPathComponent()] {
-            let candidate = folder.appendingPathComponent("kindred")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-        }
-        return URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent(".build/debug/kindred")
-    }()
-}
 
 /// Asks the kernel for a free loopback port by binding port 0, then releases it.
 func freeLoopbackPort() throws -> Int {
@@ -143,22 +131,3 @@ func freeLoopbackPort() throws -> Int {
     return Int(UInt16(bigEndian: address.sin_port))
 }
 
-/// Drains a pipe on its own thread so the child never blocks on a full pipe.
-final class LogCollector: @unchecked Sendable {
-    // @unchecked: `data` is written only by the reader thread before `done` is signalled,
-    // and read only after waiting on `done`.
-    private var data = Data()
-    private let done = DispatchSemaphore(value: 0)
-
-    init(handle: FileHandle) {
-        Thread {
-            self.data = handle.readDataToEndOfFile()
-            self.done.signal()
-        }.start()
-    }
-
-    func finish() -> String {
-        done.wait()
-        return String(decoding: data, as: UTF8.self)
-    }
-}
