@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "KindredAPI", targets: ["KindredAPI"]),
         .library(name: "KindredStore", targets: ["KindredStore"]),
         .library(name: "KindredServer", targets: ["KindredServer"]),
+        .library(name: "KindredClient", targets: ["KindredClient"]),
         .executable(name: "kindred", targets: ["kindred"]),
     ],
     dependencies: [
@@ -39,6 +40,9 @@ let package = Package(
             traits: [.defaults, "YAML"]
         ),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.8.0"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/swift-server/swift-openapi-async-http-client.git", from: "1.5.0"),
     ],
     targets: [
         // Every end-to-end wire format of the five apps. swift-crypto only, no I/O.
@@ -76,8 +80,11 @@ let package = Package(
             name: "KindredServer",
             dependencies: [
                 "KindredAPI",
+                "KindredCrypto",
                 "KindredStore",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "OpenAPIHummingbird", package: "swift-openapi-hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -89,9 +96,23 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // The device side of the HTTP contract: the generated client and a session that keeps,
+        // refreshes and retries with the account's tokens.
+        .target(
+            name: "KindredClient",
+            dependencies: [
+                "KindredAPI",
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "kindred",
             dependencies: [
+                "KindredClient",
                 "KindredCrypto",
                 "KindredStore",
                 "KindredServer",
