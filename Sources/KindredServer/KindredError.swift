@@ -27,6 +27,9 @@ public enum KindredError: Error, Sendable, Equatable {
     case notReady
     /// Any other HTTP-level refusal, coded from its status (e.g. 415 `unsupported_media_type`).
     case http(status: Int, message: String)
+    /// A domain's refusal with its own stable code (e.g. 409 `email_taken`); the domains build
+    /// these through named constructors (`KindredError+Accounts.swift`, …).
+    case refused(status: Int, code: String, message: String)
     /// A bug: the server failed in a way the caller cannot fix (500 `internal`).
     case `internal`
 
@@ -40,7 +43,7 @@ public enum KindredError: Error, Sendable, Equatable {
         case .appDisabled: .forbidden
         case .rateLimited: .tooManyRequests
         case .notReady: .serviceUnavailable
-        case .http(let status, _): HTTPResponse.Status(code: status)
+        case .http(let status, _), .refused(let status, _, _): HTTPResponse.Status(code: status)
         case .internal: .internalServerError
         }
     }
@@ -58,6 +61,7 @@ public enum KindredError: Error, Sendable, Equatable {
         case .rateLimited: "rate_limited"
         case .notReady: "not_ready"
         case .http(let status, _): Self.statusCodes[status] ?? "http_\(status)"
+        case .refused(_, let code, _): code
         case .internal: "internal"
         }
     }
@@ -74,7 +78,7 @@ public enum KindredError: Error, Sendable, Equatable {
         case .appDisabled(let app): "the app \(app.rawValue) is not enabled on this server"
         case .rateLimited(let seconds): "too many requests; retry after \(seconds) seconds"
         case .notReady: "the server cannot reach its database"
-        case .http(_, let message): message
+        case .http(_, let message), .refused(_, _, let message): message
         case .internal: "internal error"
         }
     }
@@ -93,6 +97,10 @@ public enum KindredError: Error, Sendable, Equatable {
     public var headers: HTTPFields {
         switch self {
         case .rateLimited(let seconds): [.retryAfter: String(seconds)]
+        case .refused(401, let code, _):
+            // RFC 6750 §3: a refused bearer token is answered with a challenge.
+            [.wwwAuthenticate: code == "missing_token" ? #"Bearer realm="kindred""#
+                : #"Bearer realm="kindred", error="invalid_token""#]
         default: [:]
         }
     }

@@ -12,9 +12,12 @@ public struct KindredRequestContext: RequestContext {
     public var app: AppConfiguration?
     /// The largest body a route may collect, set by `BodyLimitMiddleware`.
     public var maxUploadSize: Int = 1 << 20
+    /// The TCP peer's IP address (nil in router tests, which have no socket).
+    public var peerAddress: String?
 
     /// Creates the context for a new request.
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
+        peerAddress = source.channel.remoteAddress?.ipAddress
     }
 }

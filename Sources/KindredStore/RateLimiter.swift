@@ -35,12 +35,7 @@ public struct RateLimiter: Sendable {
     /// - Returns: `.allowed`, or `.retryAfter(seconds:)`.
     /// - Throws: `invalidRateLimit` for bad arguments, `queryFailed` when the database fails.
     public func check(key: String, limit: Int, window: Duration) async throws(KindredStoreError) -> Decision {
-        guard limit >= 1 else { throw .invalidRateLimit("limit must be at least 1, not \(limit)") }
-        let windowMS = window.milliseconds
-        guard windowMS >= 1 else { throw .invalidRateLimit("the window must be at least 1 ms") }
-        guard !key.isEmpty, key.utf8.count <= 200 else {
-            throw .invalidRateLimit("the key must be 1 to 200 bytes")
-        }
+        let windowMS = try Self.validate(key: key, limit: limit, window: window)
         let now = clock.now().millisecondsSince1970
         let windowStart = now - windowMS
         do {
@@ -75,6 +70,71 @@ public struct RateLimiter: Sendable {
         } catch {
             throw .queryFailed("rate limit check: \(Database.describe(error))")
         }
+    }
+
+    /// Whether `key` is at its limit, without recording anything: for limits that count only
+    /// some outcomes (failed logins), checked before the attempt and `record`ed after a failure.
+    /// - Returns: `.allowed` when fewer than `limit` events are in the window, else `.retryAfter`.
+    /// - Throws: `invalidRateLimit`, `queryFailed`.
+    public func peek(key: String, limit: Int, window: Duration) async throws(KindredStoreError) -> Decision {
+        let windowMS = try Self.validate(key: key, limit: limit, window: window)
+        let now = clock.now().millisecondsSince1970
+        do {
+            let rows = try await database.sql.select().column("occurred_at")
+                .from("kindred_rate_limit_events")
+                .where("key", .equal, key).where("occurred_at", .greaterThan, now - windowMS)
+                .orderBy("occurred_at", .descending).limit(limit)
+                .all()
+            guard rows.count >= limit, let oldest = try rows.last?.decode(column: "occurred_at", as: Int64.self) else {
+                return .allowed
+            }
+            let waitMS = max(1, oldest + windowMS - now)
+            return .retryAfter(seconds: Int((waitMS + 999) / 1000))
+        } catch {
+            throw .queryFailed("rate limit peek: \(Database.describe(error))")
+        }
+    }
+
+    /// Records one event for `key` unconditionally (after `peek` admitted the attempt).
+    /// - Throws: `invalidRateLimit`, `queryFailed`.
+    public func record(key: String) async throws(KindredStoreError) {
+        _ = try Self.validate(key: key, limit: 1, window: .milliseconds(1))
+        let now = clock.now().millisecondsSince1970
+        do {
+            try await database.transaction { session in
+                try await session.insert(into: "kindred_rate_limit_keys")
+                    .columns("key", "last_seen_at").values(SQLBind(key), SQLBind(now))
+                    .onConflict(with: ["key"]) { $0.set(excludedValueOf: "last_seen_at") }
+                    .run()
+                try await session.insert(into: "kindred_rate_limit_events")
+                    .columns("key", "occurred_at").values(SQLBind(key), SQLBind(now))
+                    .run()
+            }
+        } catch {
+            throw .queryFailed("rate limit record: \(Database.describe(error))")
+        }
+    }
+
+    /// Forgets every event of `key` (a successful login clears its account's failures).
+    /// - Throws: `invalidRateLimit`, `queryFailed`.
+    public func reset(key: String) async throws(KindredStoreError) {
+        _ = try Self.validate(key: key, limit: 1, window: .milliseconds(1))
+        do {
+            try await database.sql.delete(from: "kindred_rate_limit_events").where("key", .equal, key).run()
+        } catch {
+            throw .queryFailed("rate limit reset: \(Database.describe(error))")
+        }
+    }
+
+    /// Checks the arguments of a limit; returns the window in milliseconds.
+    private static func validate(key: String, limit: Int, window: Duration) throws(KindredStoreError) -> Int64 {
+        guard limit >= 1 else { throw .invalidRateLimit("limit must be at least 1, not \(limit)") }
+        let windowMS = window.milliseconds
+        guard windowMS >= 1 else { throw .invalidRateLimit("the window must be at least 1 ms") }
+        guard !key.isEmpty, key.utf8.count <= 200 else {
+            throw .invalidRateLimit("the key must be 1 to 200 bytes")
+        }
+        return windowMS
     }
 
     /// Deletes events older than `maxWindow` and keys not seen within it, for every key.

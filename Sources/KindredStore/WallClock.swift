@@ -45,13 +45,13 @@ public final class TestClock: WallClock {
 
 extension Duration {
     /// The duration in seconds, as a `TimeInterval`.
-    var timeInterval: TimeInterval {
+    public var timeInterval: TimeInterval {
         let (seconds, attoseconds) = components
         return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
     }
 
     /// The duration in whole milliseconds, rounded down.
-    var milliseconds: Int64 {
+    public var milliseconds: Int64 {
         let (seconds, attoseconds) = components
         return seconds * 1000 + attoseconds / 1_000_000_000_000_000
     }
@@ -59,5 +59,5 @@ extension Duration {
 
 extension Date {
     /// Milliseconds since 1970-01-01T00:00:00Z, the unit Kindred stores timestamps in.
-    var millisecondsSince1970: Int64 { Int64((timeIntervalSince1970 * 1000).rounded(.down)) }
+    public var millisecondsSince1970: Int64 { Int64((timeIntervalSince1970 * 1000).rounded(.down)) }
 }

@@ -12,18 +12,39 @@ import Testing
 struct TestApplication {
     let database: Database
     let metrics = PrometheusCollectorRegistry()
+    let clock: TestClock
     let app: Application<RouterResponder<KindredRequestContext>>
 
-    /// Builds the router the server uses, with `maxBodySize` and `apps` as given.
-    init(maxBodySize: Int = 1 << 20, apps: AppRegistry = .developmentDefaults) async throws {
-        database = try await Database.open(DatabaseConfiguration(url: .sqliteMemory))
+    /// Account settings for tests: cheap Argon2id (m = 64 KiB, t = 1), everything else default.
+    static var testAuth: AuthConfiguration {
+        var auth = AuthConfiguration()
+        auth.passwordParameters = .init(memoryKiB: 64, iterations: 1, parallelism: 1)
+        return auth
+    }
+
+    /// Builds the router the server uses, with `maxBodySize`, `apps`, account settings and the
+    /// identity verifier as given, on `database` (a private in-memory SQLite one by default).
+    init(
+        maxBodySize: Int = 1 << 20, apps: AppRegistry = .developmentDefaults,
+        auth: AuthConfiguration = TestApplication.testAuth,
+        identity: any IdentityVerifying = UnavailableIdentityVerifier(),
+        clock: TestClock = TestClock(start: Date()),
+        database: Database? = nil
+    ) async throws {
+        if let database {
+            self.database = database
+        } else {
+            self.database = try await Database.open(DatabaseConfiguration(url: .sqliteMemory))
+        }
+        self.clock = clock
         var quiet = Logger(label: "kindred.test")
         quiet.logLevel = .warning
-        try await Migrator(StoreMigrations.all).migrate(database, logger: quiet)
-        let router = try buildRouter(
+        try await Migrator(ServerMigrations.all).migrate(self.database, logger: quiet)
+        let router = try await buildRouter(
             Dependencies(
-                database: database, apps: apps, metrics: metrics,
-                openAPIDocument: try OpenAPIDocument.load(), maxBodySize: maxBodySize
+                database: self.database, apps: apps, metrics: metrics,
+                openAPIDocument: try OpenAPIDocument.load(), maxBodySize: maxBodySize,
+                clock: clock, auth: auth, identity: identity
             )
         )
         app = Application(router: router, logger: quiet)

@@ -13,6 +13,10 @@ public struct ServerConfiguration: Sendable {
     public var maxBodySize: Int
     /// The apps this deployment serves.
     public var apps: AppRegistry
+    /// Account settings.
+    public var auth: AuthConfiguration
+    /// Verifies Apple and Google identity tokens against each app's keys.
+    public var identity: any IdentityVerifying
 
     /// Creates a configuration; every argument has the development default.
     public init(
@@ -20,8 +24,12 @@ public struct ServerConfiguration: Sendable {
         port: Int = 8080,
         database: DatabaseConfiguration = DatabaseConfiguration(url: .embeddedDefault),
         maxBodySize: Int = 1 << 20,
-        apps: AppRegistry = .developmentDefaults
+        apps: AppRegistry = .developmentDefaults,
+        auth: AuthConfiguration = AuthConfiguration(),
+        identity: any IdentityVerifying = UnavailableIdentityVerifier()
     ) {
+        self.auth = auth
+        self.identity = identity
         self.host = host
         self.port = port
         self.database = database

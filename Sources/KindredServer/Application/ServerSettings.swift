@@ -1,5 +1,6 @@
 import Configuration
 import Foundation
+import KindredCrypto
 import KindredStore
 import Logging
 import SystemPackage
@@ -84,6 +85,37 @@ public struct ServerSettings: Sendable {
         return try resolve(flags: flags, config: ConfigReader(providers: providers))
     }
 
+    /// The `auth.*` and `trustedProxies` keys.
+    static func resolveAuth(_ config: ConfigReader) throws -> AuthConfiguration {
+        var auth = AuthConfiguration()
+        func positive(_ key: String, _ fallback: Int) throws -> Int {
+            let value = config.int(forKey: ConfigKey(key.split(separator: ".").map(String.init)), default: fallback)
+            guard value >= 1 else { throw Invalid(description: "\(key) must be at least 1, not \(value)") }
+            return value
+        }
+        auth.accessTokenLifetime = .seconds(try positive("auth.accessTokenSeconds", 900))
+        auth.refreshTokenLifetime = .seconds(try positive("auth.refreshTokenDays", 30) * 86_400)
+        let defaults = auth.passwordParameters
+        let parameters = Argon2id.Parameters(
+            memoryKiB: UInt32(clamping: try positive("auth.password.memoryKib", Int(defaults.memoryKiB))),
+            iterations: UInt32(clamping: try positive("auth.password.iterations", Int(defaults.iterations))),
+            parallelism: UInt32(clamping: try positive("auth.password.parallelism", Int(defaults.parallelism))),
+            outputLength: defaults.outputLength
+        )
+        guard parameters.memoryKiB >= 8 * parameters.parallelism, parameters.memoryKiB <= 1 << 22 else {
+            throw Invalid(description: "auth.password.memoryKib must be between 8 × parallelism and 4194304")
+        }
+        auth.passwordParameters = parameters
+        auth.maxConcurrentHashes = try positive("auth.maxConcurrentHashes", auth.maxConcurrentHashes)
+        auth.anonymousSignUpsPerHour = try positive("auth.anonymousSignUpsPerHour", auth.anonymousSignUpsPerHour)
+        auth.loginFailuresPerAccount = try positive("auth.loginFailuresPerAccount", auth.loginFailuresPerAccount)
+        auth.loginFailuresPerAddress = try positive("auth.loginFailuresPerAddress", auth.loginFailuresPerAddress)
+        auth.loopbackExempt = config.bool(forKey: ConfigKey(["auth", "loopbackExempt"]), default: false)
+        let proxies = config.string(forKey: "trustedProxies", default: "")
+        auth.trustedProxies = try TrustedProxies(proxies.split(separator: ",").map(String.init))
+        return auth
+    }
+
     static func resolve(flags: Flags, config: ConfigReader) throws -> ServerSettings {
         var server = ServerConfiguration()
         server.host = flags.host ?? config.string(forKey: "host", default: server.host)
@@ -127,6 +159,7 @@ public struct ServerSettings: Sendable {
             apps.append(app)
         }
         server.apps = AppRegistry(apps)
+        server.auth = try resolveAuth(config)
 
         let levelText = flags.logLevel ?? config.string(forKey: "logLevel", default: "info")
         guard let level = Logger.Level(rawValue: levelText.lowercased()) else {

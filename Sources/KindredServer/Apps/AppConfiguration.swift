@@ -3,6 +3,8 @@
 public struct AppConfiguration: Sendable, Equatable {
     /// A sign-in method an app accepts.
     public enum AuthProvider: String, Sendable, Equatable, CaseIterable {
+        /// E-mail and password (only for apps that store e-mail addresses).
+        case password
         /// Sign in with Apple (identity token audience: the app's bundle or services id).
         case apple
         /// Google Sign-In (identity token audience: the app's OAuth client ids).
@@ -51,6 +53,8 @@ public struct AppConfiguration: Sendable, Equatable {
         }
         return AppConfiguration(
             id: id, displayName: displayName, storesEmail: id != .exeraser,
+            // Ex-Eraser keeps no e-mail, so it has no password sign-in: Apple and Google keep only `sub`.
+            authProviders: id == .exeraser ? [.apple, .google] : AuthProvider.allCases,
             appleAudiences: ["dev.kindred.\(id.rawValue)"],
             googleAudiences: ["dev.kindred.\(id.rawValue).apps.googleusercontent.com"]
         )

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import KindredServer
 import KindredStore
 
 /// `kindred migrate`: applies every pending migration and lists what the database has.
@@ -16,7 +17,7 @@ struct MigrateCommand: AsyncParsableCommand {
         let logger = options.bootstrapLogging(level: settings.logLevel)
         let database = try await Database.open(settings.server.database, logger: logger)
         do {
-            let migrator = try Migrator(StoreMigrations.all)
+            let migrator = try Migrator(ServerMigrations.all)
             let appliedNow = Set(try await migrator.migrate(database, logger: logger))
             for migration in try await migrator.applied(on: database) {
                 let when = migration.appliedAt.formatted(.iso8601)

@@ -9,7 +9,8 @@ import Testing
             let app = try registry.app(named: id.rawValue)
             #expect(app.id == id)
             #expect(app.enabled)
-            #expect(app.authProviders == [.apple, .google])
+            // Ex-Eraser stores no e-mail address, so it offers no password sign-in.
+            #expect(app.authProviders == (id == .exeraser ? [.apple, .google] : [.password, .apple, .google]))
             #expect(app.appleAudiences == ["dev.kindred.\(id.rawValue)"])
         }
     }

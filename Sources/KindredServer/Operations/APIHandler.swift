@@ -3,12 +3,14 @@ import KindredStore
 import OpenAPIRuntime
 import Prometheus
 
-/// The operational endpoints of the OpenAPI document: `/health`, `/ready`, `/metrics` and
-/// `/openapi.yaml`, implemented through the generated server protocol.
-struct OperationsAPI: APIProtocol {
+/// The implementation of the generated server protocol: one type, with each domain's
+/// operations in its own extension (`APIHandler+Accounts.swift`, …) delegating to its controller.
+/// This file holds the operational endpoints: `/health`, `/ready`, `/metrics`, `/openapi.yaml`.
+struct APIHandler: APIProtocol {
     let database: Database
     let metrics: PrometheusCollectorRegistry
     let document: [UInt8]
+    let accounts: AccountsController
 
     func getHealth(_ input: Operations.GetHealth.Input) async throws -> Operations.GetHealth.Output {
         .ok(.init(body: .json(.init(status: .ok))))

@@ -1,0 +1,94 @@
+import Crypto
+import Foundation
+import KindredCrypto
+
+/// The claims of a Kindred access token: who, which session, which app, and when.
+struct AccessTokenClaims: Codable, Equatable, Sendable {
+    /// Always `kindred`.
+    var iss: String
+    /// The user id.
+    var sub: String
+    /// The session id (the refresh-token family).
+    var sid: String
+    /// The app the session belongs to.
+    var app: String
+    /// Issued at, Unix seconds.
+    var iat: Int64
+    /// Expires at, Unix seconds.
+    var exp: Int64
+}
+
+/// Signs and verifies access tokens: compact JWS (RFC 7515) with HS256 under a key kept in
+/// `kindred_signing_keys`, so every replica, and the same server after a restart, accepts them.
+///
+/// The header is `{"alg":"HS256","kid":…,"typ":"JWT"}`; only HS256 and only known key ids are
+/// accepted, and the MAC is compared in constant time before the payload is parsed.
+struct AccessTokenCodec: Sendable {
+    /// Why a token was refused.
+    enum Refusal: Error, Equatable {
+        /// Not a well-formed token of ours (wrong shape, algorithm, key id or MAC).
+        case invalid(String)
+        /// Well-formed and authentic, but past `exp`.
+        case expired
+    }
+
+    /// The signing keys by id; `currentKeyID` signs.
+    let keys: [String: SymmetricKey]
+    /// The key new tokens are signed with.
+    let currentKeyID: String
+
+    /// Longest token accepted, in bytes (ours are about 300).
+    static let maxLength = 2048
+
+    /// Signs `claims` with the current key.
+    func sign(_ claims: AccessTokenClaims) -> String {
+        let header = #"{"alg":"HS256","kid":"\#(currentKeyID)","typ":"JWT"}"#
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        // Six plain fields: encoding cannot fail.
+        let payload = (try? encoder.encode(claims)) ?? Data()
+        let signingInput = Base64.encode(Array(header.utf8), alphabet: .urlSafeNoPadding) + "."
+            + Base64.encode(payload, alphabet: .urlSafeNoPadding)
+        // The current key is always in `keys` (the store loads it before making a codec).
+        let key = keys[currentKeyID] ?? SymmetricKey(data: [UInt8]())
+        let mac = HMAC<SHA256>.authenticationCode(for: Array(signingInput.utf8), using: key)
+        return signingInput + "." + Base64.encode(Array(mac), alphabet: .urlSafeNoPadding)
+    }
+
+    /// Verifies a token's shape, key, MAC and expiry at `now`.
+    /// - Returns: the claims.
+    /// - Throws: `Refusal`.
+    func verify(_ token: String, now: Date) throws(Refusal) -> AccessTokenClaims {
+        guard token.utf8.count <= Self.maxLength else { throw .invalid("the access token is too long") }
+        let parts = token.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+        guard parts.count == 3 else { throw .invalid("the access token is not a JWT") }
+        struct Header: Decodable { var alg: String; var kid: String? }
+        let header: Header
+        let payloadBytes: [UInt8]
+        let mac: [UInt8]
+        do {
+            header = try JSONDecoder().decode(
+                Header.self, from: Data(try Base64.decode(Substring(parts[0]), alphabet: .urlSafeNoPadding))
+            )
+            payloadBytes = try Base64.decode(Substring(parts[1]), alphabet: .urlSafeNoPadding)
+            mac = try Base64.decode(Substring(parts[2]), alphabet: .urlSafeNoPadding)
+        } catch {
+            throw .invalid("the access token is not a JWT")
+        }
+        guard header.alg == "HS256" else { throw .invalid("the access token's algorithm is not accepted") }
+        guard let kid = header.kid, let key = keys[kid] else { throw .invalid("the access token's key is unknown") }
+        let signingInput = token.utf8.prefix(parts[0].count + 1 + parts[1].count)
+        guard HMAC<SHA256>.isValidAuthenticationCode(mac, authenticating: Array(signingInput), using: key) else {
+            throw .invalid("the access token's signature is wrong")
+        }
+        let claims: AccessTokenClaims
+        do {
+            claims = try JSONDecoder().decode(AccessTokenClaims.self, from: Data(payloadBytes))
+        } catch {
+            throw .invalid("the access token's claims are malformed")
+        }
+        guard claims.iss == "kindred" else { throw .invalid("the access token was not issued by Kindred") }
+        guard Int64(now.timeIntervalSince1970) < claims.exp else { throw .expired }
+        return claims
+    }
+}

@@ -1,0 +1,47 @@
+/// A row of `kindred_users`. Timestamps are milliseconds since 1970.
+struct UserRecord: Codable, Sendable, Equatable {
+    var id: String
+    var app: String
+    var isAnonymous: Bool
+    var displayName: String?
+    var firstName: String?
+    var lastName: String?
+    var photoUrl: String?
+    var timeZone: String?
+    var locale: String?
+    var disabledAt: Int64?
+    var createdAt: Int64
+    var updatedAt: Int64
+
+    /// Column names, for builders.
+    enum Columns {
+        static let all = [
+            "id", "app", "is_anonymous", "display_name", "first_name", "last_name", "photo_url",
+            "time_zone", "locale", "disabled_at", "created_at", "updated_at",
+        ]
+    }
+}
+
+/// A row of `kindred_credentials`: one sign-in method of one account.
+struct CredentialRecord: Codable, Sendable, Equatable {
+    var id: String
+    var userId: String
+    var app: String
+    /// An `AppConfiguration.AuthProvider` raw value: `password`, `apple` or `google`.
+    var provider: String
+    /// The normalised e-mail (password) or the provider's `sub`.
+    var subject: String
+    /// The address, only when the app stores e-mail addresses.
+    var email: String?
+    /// The Argon2id PHC string (password only).
+    var passwordHash: String?
+    var createdAt: Int64
+}
+
+/// The account a bearer token authenticates, loaded with its session in one query.
+struct AuthenticatedUser: Sendable {
+    /// The account.
+    var user: UserRecord
+    /// The session the token belongs to.
+    var sessionID: String
+}

@@ -1,0 +1,28 @@
+import KindredCrypto
+
+/// The account settings of a deployment (`auth.*` keys; docs/server.md lists them).
+public struct AuthConfiguration: Sendable {
+    /// Lifetime of access tokens (15 minutes).
+    public var accessTokenLifetime: Duration = .seconds(900)
+    /// Lifetime of refresh tokens and idle sessions (30 days).
+    public var refreshTokenLifetime: Duration = .seconds(30 * 86_400)
+    /// How long after its first use a refresh token still gets a sibling pair (10 seconds).
+    public var refreshReuseGrace: Duration = .seconds(10)
+    /// Argon2id cost of password hashes (OWASP's m=19456 KiB, t=2, p=1).
+    public var passwordParameters: Argon2id.Parameters = .password
+    /// The most password hashes computed at once; the rest wait (bounds memory to this × m).
+    public var maxConcurrentHashes: Int = 2
+    /// Anonymous sign-ups admitted per client address per hour.
+    public var anonymousSignUpsPerHour: Int = 30
+    /// Failed logins admitted per account per 15 minutes.
+    public var loginFailuresPerAccount: Int = 5
+    /// Failed logins admitted per client address per 15 minutes.
+    public var loginFailuresPerAddress: Int = 20
+    /// Whether loopback clients skip the per-address limits (for benchmarks on one machine).
+    public var loopbackExempt: Bool = false
+    /// Proxies whose `X-Forwarded-For` is believed (addresses or CIDR blocks).
+    public var trustedProxies: TrustedProxies = TrustedProxies()
+
+    /// The defaults.
+    public init() {}
+}

@@ -1,0 +1,182 @@
+import Crypto
+import Foundation
+import KindredCrypto
+import KindredStore
+import SQLKit
+
+/// A freshly issued pair of tokens.
+struct IssuedTokens: Sendable {
+    var accessToken: String
+    var refreshToken: String
+    /// Seconds the access token lives.
+    var expiresIn: Int
+}
+
+/// Issues, rotates, checks and revokes sessions and their tokens.
+///
+/// - Access tokens: HS256 JWTs (`AccessTokenCodec`) carrying user, session and app.
+/// - Refresh tokens: 32 random bytes (43 base64url characters), stored as SHA-256 hashes; each
+///   is used once. A token shown again within `reuseGrace` of its first use gets a sibling pair
+///   in the same session (a retry after a lost answer); later, the session is revoked.
+struct TokenService: Sendable {
+    let database: Database
+    let clock: any WallClock
+    let codec: AccessTokenCodec
+    let settings: AuthConfiguration
+
+    /// What a refresh attempt came to, decided inside its transaction.
+    enum RefreshOutcome: Sendable {
+        case issued(IssuedTokens, userID: String)
+        case invalid
+        case reused
+        case disabled
+    }
+
+    /// Creates a session for `userID` and issues its first pair (inside the caller's transaction).
+    func startSession(userID: String, app: AppID, on sql: any SQLDatabase) async throws -> IssuedTokens {
+        let now = clock.now()
+        let sessionID = UUID().uuidString.lowercased()
+        try await sql.insert(into: "kindred_sessions")
+            .columns("id", "user_id", "app", "created_at", "refreshed_at", "expires_at")
+            .values(
+                SQLBind(sessionID), SQLBind(userID), SQLBind(app.rawValue), SQLBind(now.millisecondsSince1970),
+                SQLBind(now.millisecondsSince1970),
+                SQLBind(now.addingTimeInterval(settings.refreshTokenLifetime.timeInterval).millisecondsSince1970)
+            )
+            .run()
+        return try await issue(userID: userID, sessionID: sessionID, app: app, now: now, on: sql)
+    }
+
+    /// Exchanges a refresh token for a new pair, or says why not.
+    func refresh(_ refreshToken: String, app: AppID) async throws -> RefreshOutcome {
+        guard refreshToken.utf8.count == 43,
+            (try? Base64.decode(refreshToken, alphabet: .urlSafeNoPadding)) != nil
+        else { return .invalid }
+        let hash = Self.hash(refreshToken)
+        let now = clock.now()
+        let nowMS = now.millisecondsSince1970
+        let graceMS = settings.refreshReuseGrace.milliseconds
+        return try await database.transaction { sql in
+            // `FOR UPDATE` serialises two refreshes of one token on PostgreSQL; SQLite's
+            // transaction already holds the write lock.
+            var select = sql.select()
+                .column(SQLColumn("used_at", table: "t")).column(SQLColumn("expires_at", table: "t"))
+                .column(SQLColumn("session_id", table: "t")).column(SQLColumn("user_id", table: "t"))
+                .column(SQLColumn("app", table: "s")).column(SQLColumn("revoked_at", table: "s"))
+                .column(SQLColumn("disabled_at", table: "u"))
+                .from(SQLAlias(SQLIdentifier("kindred_refresh_tokens"), as: SQLIdentifier("t")))
+                .join(SQLAlias(SQLIdentifier("kindred_sessions"), as: SQLIdentifier("s")),
+                      on: SQLColumn("id", table: "s"), .equal, SQLColumn("session_id", table: "t"))
+                .join(SQLAlias(SQLIdentifier("kindred_users"), as: SQLIdentifier("u")),
+                      on: SQLColumn("id", table: "u"), .equal, SQLColumn("user_id", table: "t"))
+                .where(SQLColumn("token_hash", table: "t"), .equal, SQLBind(hash))
+            if sql.dialect.name == "postgresql" { select = select.for(.update) }
+            guard let row = try await select.first() else { return .invalid }
+            let sessionID = try row.decode(column: "session_id", as: String.self)
+            let userID = try row.decode(column: "user_id", as: String.self)
+            guard try row.decode(column: "app", as: String.self) == app.rawValue,
+                try row.decode(column: "revoked_at", as: Int64?.self) == nil,
+                try row.decode(column: "expires_at", as: Int64.self) > nowMS
+            else { return .invalid }
+            guard try row.decode(column: "disabled_at", as: Int64?.self) == nil else { return .disabled }
+            if let usedAt = try row.decode(column: "used_at", as: Int64?.self) {
+                guard nowMS - usedAt <= graceMS else {
+                    try await sql.update("kindred_sessions").set("revoked_at", to: nowMS)
+                        .where("id", .equal, sessionID).run()
+                    return .reused
+                }
+            } else {
+                try await sql.update("kindred_refresh_tokens").set("used_at", to: nowMS)
+                    .where("token_hash", .equal, hash).run()
+            }
+            try await sql.update("kindred_sessions").set("refreshed_at", to: nowMS)
+                .set("expires_at", to: now.addingTimeInterval(settings.refreshTokenLifetime.timeInterval).millisecondsSince1970)
+                .where("id", .equal, sessionID).run()
+            let tokens = try await issue(userID: userID, sessionID: sessionID, app: app, now: now, on: sql)
+            return .issued(tokens, userID: userID)
+        }
+    }
+
+    /// Checks a bearer access token and loads its account and session in one query.
+    /// - Throws: `missingToken`, `invalidToken`, `tokenExpired`, `sessionRevoked`, `accountDisabled`.
+    func authenticate(authorization: String?, app: AppID) async throws -> AuthenticatedUser {
+        guard let authorization, !authorization.isEmpty else { throw KindredError.missingToken }
+        guard authorization.count > 7, authorization.prefix(7).lowercased() == "bearer " else {
+            throw KindredError.invalidToken("the Authorization header must be \"Bearer <access token>\"")
+        }
+        let token = String(authorization.dropFirst(7).drop(while: { $0 == " " }))
+        let claims: AccessTokenClaims
+        do {
+            claims = try codec.verify(token, now: clock.now())
+        } catch {
+            switch error {
+            case .expired: throw KindredError.tokenExpired
+            case .invalid(let why): throw KindredError.invalidToken(why)
+            }
+        }
+        guard claims.app == app.rawValue else {
+            throw KindredError.invalidToken("the access token belongs to another app")
+        }
+        let row = try await database.sql.select()
+            .columns(UserRecord.Columns.all.map { SQLColumn($0, table: "u") })
+            .column(SQLColumn("revoked_at", table: "s"), as: "session_revoked_at")
+            .from(SQLAlias(SQLIdentifier("kindred_sessions"), as: SQLIdentifier("s")))
+            .join(SQLAlias(SQLIdentifier("kindred_users"), as: SQLIdentifier("u")),
+                  on: SQLColumn("id", table: "u"), .equal, SQLColumn("user_id", table: "s"))
+            .where(SQLColumn("id", table: "s"), .equal, SQLBind(claims.sid))
+            .first()
+        guard let row, try row.decode(column: "session_revoked_at", as: Int64?.self) == nil else {
+            throw KindredError.sessionRevoked
+        }
+        let user = try row.decode(model: UserRecord.self, keyDecodingStrategy: .convertFromSnakeCase)
+        guard user.id == claims.sub else { throw KindredError.invalidToken() }
+        guard user.disabledAt == nil else { throw KindredError.accountDisabled }
+        return AuthenticatedUser(user: user, sessionID: claims.sid)
+    }
+
+    /// Revokes a session: its refresh tokens and access tokens stop working.
+    func revoke(sessionID: String) async throws {
+        try await database.sql.update("kindred_sessions").set("revoked_at", to: clock.now().millisecondsSince1970)
+            .where("id", .equal, sessionID).where("revoked_at", .is, SQLLiteral.null).run()
+    }
+
+    /// Deletes refresh tokens past their expiry and sessions past theirs; for the housekeeping job.
+    /// - Returns: the number of refresh tokens deleted.
+    @discardableResult
+    func purgeExpired(limit: Int = 1000) async throws -> Int {
+        let nowMS = clock.now().millisecondsSince1970
+        let expired = try await database.sql.select().column("token_hash").from("kindred_refresh_tokens")
+            .where("expires_at", .lessThanOrEqual, nowMS).limit(limit).all()
+            .map { try $0.decode(column: "token_hash", as: String.self) }
+        guard !expired.isEmpty else { return 0 }
+        try await database.sql.delete(from: "kindred_refresh_tokens").where("token_hash", .in, expired).run()
+        try await database.sql.delete(from: "kindred_sessions").where("expires_at", .lessThanOrEqual, nowMS).run()
+        return expired.count
+    }
+
+    /// Mints an access token and a refresh token for a session (inside the caller's transaction).
+    private func issue(
+        userID: String, sessionID: String, app: AppID, now: Date, on sql: any SQLDatabase
+    ) async throws -> IssuedTokens {
+        let refreshToken = Base64.encode(SecureRandom.bytes(32), alphabet: .urlSafeNoPadding)
+        try await sql.insert(into: "kindred_refresh_tokens")
+            .columns("token_hash", "session_id", "user_id", "issued_at", "expires_at")
+            .values(
+                SQLBind(Self.hash(refreshToken)), SQLBind(sessionID), SQLBind(userID),
+                SQLBind(now.millisecondsSince1970),
+                SQLBind(now.addingTimeInterval(settings.refreshTokenLifetime.timeInterval).millisecondsSince1970)
+            )
+            .run()
+        let issuedAt = Int64(now.timeIntervalSince1970)
+        let lifetime = Int64(settings.accessTokenLifetime.components.seconds)
+        let accessToken = codec.sign(
+            AccessTokenClaims(iss: "kindred", sub: userID, sid: sessionID, app: app.rawValue, iat: issuedAt, exp: issuedAt + lifetime)
+        )
+        return IssuedTokens(accessToken: accessToken, refreshToken: refreshToken, expiresIn: Int(lifetime))
+    }
+
+    /// The stored form of a refresh token: lower-case hex SHA-256.
+    static func hash(_ token: String) -> String {
+        Hex.encode(SHA256.hash(data: Array(token.utf8)))
+    }
+}
