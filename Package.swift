@@ -126,6 +126,7 @@ let package = Package(
         // temporary directories, pipe draining.
         .target(
             name: "KindredTestSupport",
+            dependencies: ["KindredStore", .product(name: "SQLKit", package: "sql-kit")],
             path: "Tests/KindredTestSupport",
             swiftSettings: swiftSettings
         ),
@@ -152,7 +153,7 @@ let package = Package(
         // One conformance suite that runs against SQLite and PostgreSQL.
         .testTarget(
             name: "KindredStoreTests",
-            dependencies: ["KindredStore", .product(name: "SQLKit", package: "sql-kit")],
+            dependencies: ["KindredStore", "KindredTestSupport", .product(name: "SQLKit", package: "sql-kit")],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -162,6 +163,7 @@ let package = Package(
                 "KindredServer",
                 "KindredStore",
                 "kindred",
+                .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),

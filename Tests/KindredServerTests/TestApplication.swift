@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import KindredTestSupport
 import KindredAPI
 import KindredServer
 import KindredStore
@@ -58,6 +59,27 @@ struct TestApplication {
         } catch {
             await database.close()
             throw error
+        }
+    }
+}
+
+extension TestApplication {
+    /// Runs `body` against a router on a fresh database of `backend` (SQLite file or PostgreSQL).
+    static func run(
+        on backend: Backend,
+        apps: AppRegistry = .developmentDefaults,
+        auth: AuthConfiguration = TestApplication.testAuth,
+        identity: any IdentityVerifying = UnavailableIdentityVerifier(),
+        clock: TestClock = TestClock(start: Date()),
+        _ body: @escaping @Sendable (TestApplication, any TestClientProtocol) async throws -> Void
+    ) async throws {
+        try await TestDatabases.with(backend) { database in
+            let application = try await TestApplication(
+                apps: apps, auth: auth, identity: identity, clock: clock, database: database
+            )
+            try await application.app.test(.router) { client in
+                try await body(application, client)
+            }
         }
     }
 }

@@ -1,4 +1,5 @@
 import KindredStore
+import KindredTestSupport
 import Testing
 
 @Suite struct DatabaseURLTests {

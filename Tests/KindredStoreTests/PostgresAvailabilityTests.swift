@@ -1,4 +1,5 @@
 import KindredStore
+import KindredTestSupport
 import Testing
 
 /// Reports, as its own test, whether the PostgreSQL half of the conformance suite runs.

@@ -1,5 +1,6 @@
 import Foundation
 import KindredStore
+import KindredTestSupport
 import SQLKit
 import Testing
 

@@ -86,7 +86,7 @@ public struct UserDataRegistry: Sendable {
         for column in row.allColumns where !omitted.contains(column) {
             if (try? row.decodeNil(column: column)) ?? true {
                 object[column] = .some(nil)
-            } else if let value = try? row.decode(column: column, as: Int64.self) {
+            } else if let value = try? row.decode(column: column, as: Int.self) {
                 object[column] = value
             } else if let value = try? row.decode(column: column, as: Double.self) {
                 object[column] = value

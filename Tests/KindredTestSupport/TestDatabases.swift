@@ -1,37 +1,40 @@
 import Foundation
 import KindredStore
 import SQLKit
-import Testing
 
 /// The backends the conformance suite runs against.
-enum Backend: String, Sendable, CustomTestStringConvertible {
+public enum Backend: String, Sendable, CustomStringConvertible {
     case sqlite
     case postgresql
 
-    var testDescription: String { rawValue }
+    public var description: String { rawValue }
 
     /// SQLite always; PostgreSQL when `KINDRED_TEST_POSTGRES_URL` is set, or under CI (where the
     /// PostgreSQL cases then fail instead of silently not running).
-    static var all: [Backend] {
+    public static var all: [Backend] {
         TestDatabases.postgresURL != nil || TestDatabases.isCI ? [.sqlite, .postgresql] : [.sqlite]
     }
 }
 
 /// Fresh, isolated databases for each test: a temporary SQLite file, or a new PostgreSQL
 /// database created on the server named by `KINDRED_TEST_POSTGRES_URL` and dropped afterwards.
-enum TestDatabases {
+public enum TestDatabases {
     static let environment = ProcessInfo.processInfo.environment
-    static let postgresURL = environment["KINDRED_TEST_POSTGRES_URL"].flatMap { $0.isEmpty ? nil : $0 }
-    static let isCI = environment["CI"] == "true"
+    public static let postgresURL = environment["KINDRED_TEST_POSTGRES_URL"].flatMap { $0.isEmpty ? nil : $0 }
+    public static let isCI = environment["CI"] == "true"
 
-    struct PostgresMissing: Error, CustomStringConvertible {
-        var description: String {
+    /// Thrown under CI when no PostgreSQL was provided.
+    public struct PostgresMissing: Error, CustomStringConvertible {
+        /// Creates the error.
+        public init() {}
+
+        public var description: String {
             "KINDRED_TEST_POSTGRES_URL is not set, and CI=true requires the PostgreSQL cases to run (scripts/test starts a PostgreSQL)"
         }
     }
 
     /// Runs `body` with a new, empty database of `backend`, closed and deleted afterwards.
-    static func with<T>(
+    public static func with<T>(
         _ backend: Backend,
         synchronous: DatabaseConfiguration.SQLiteSynchronous = .full,
         _ body: (Database) async throws -> T
@@ -85,13 +88,13 @@ enum TestDatabases {
 
 extension SQLDatabase {
     /// `SELECT COUNT(*) FROM table`.
-    func count(_ table: String) async throws -> Int {
+    public func count(_ table: String) async throws -> Int {
         try await select().column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n").from(table)
             .first()?.decode(column: "n", as: Int.self) ?? -1
     }
 
     /// Whether `table` exists (asks the table itself, which works on every dialect).
-    func tableExists(_ table: String) async -> Bool {
+    public func tableExists(_ table: String) async -> Bool {
         (try? await select().column(SQLLiteral.numeric("1")).from(table).limit(1).all()) != nil
     }
 }
