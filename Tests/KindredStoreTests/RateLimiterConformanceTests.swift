@@ -118,4 +118,31 @@ import Testing
             }
         }
     }
+
+    @Test(arguments: Backend.all)
+    func peekCountsOnlyRecordedEventsAndResetForgetsThem(backend: Backend) async throws {
+        try await Self.withLimiter(backend) { limiter, clock, _ async throws in
+            let peek = { try await limiter.peek(key: "login:ada", limit: 2, window: .seconds(900)) }
+            #expect(try await peek() == .allowed)
+            #expect(try await peek() == .allowed)  // peeking records nothing
+            try await limiter.record(key: "login:ada")
+            clock.advance(by: .seconds(100))
+            #expect(try await peek() == .allowed)
+            try await limiter.record(key: "login:ada")
+            #expect(try await peek() == .retryAfter(seconds: 800))
+            #expect(try await limiter.peek(key: "login:bob", limit: 2, window: .seconds(900)) == .allowed)
+            clock.advance(by: .seconds(800))
+            #expect(try await peek() == .allowed)  // the first event left the window
+            try await limiter.record(key: "login:ada")
+            #expect(try await peek() == .retryAfter(seconds: 100))
+            try await limiter.reset(key: "login:ada")
+            #expect(try await peek() == .allowed)
+            await #expect(throws: KindredStoreError.invalidRateLimit("the key must be 1 to 200 bytes")) {
+                try await limiter.record(key: "")
+            }
+            await #expect(throws: KindredStoreError.invalidRateLimit("limit must be at least 1, not 0")) {
+                try await limiter.peek(key: "k", limit: 0, window: .seconds(1))
+            }
+        }
+    }
 }

@@ -47,6 +47,11 @@ public struct ServerSettings: Sendable {
     public struct Invalid: Error, CustomStringConvertible, Equatable {
         /// What is wrong, naming the setting.
         public let description: String
+
+        /// Creates the error.
+        public init(description: String) {
+            self.description = description
+        }
     }
 
     /// The server configuration.

@@ -116,4 +116,40 @@ import Testing
             try await ServerSettings.resolve(flags: .init(configFile: "/tmp/kindred.toml"), environment: [:])
         }
     }
+
+    @Test func accountSettingsFromTheEnvironment() async throws {
+        let defaults = try await ServerSettings.resolve(flags: .init(), environment: [:]).server.auth
+        #expect(defaults.accessTokenLifetime == .seconds(900))
+        #expect(defaults.refreshTokenLifetime == .seconds(30 * 86_400))
+        #expect(defaults.passwordParameters == .password)
+        #expect(defaults.loopbackExempt == false)
+        #expect(defaults.trustedProxies == TrustedProxies())
+
+        let auth = try await ServerSettings.resolve(
+            flags: .init(),
+            environment: [
+                "KINDRED_AUTH_ACCESS_TOKEN_SECONDS": "60", "KINDRED_AUTH_REFRESH_TOKEN_DAYS": "7",
+                "KINDRED_AUTH_PASSWORD_MEMORY_KIB": "1024", "KINDRED_AUTH_PASSWORD_ITERATIONS": "1",
+                "KINDRED_AUTH_MAX_CONCURRENT_HASHES": "4", "KINDRED_AUTH_ANONYMOUS_SIGN_UPS_PER_HOUR": "5",
+                "KINDRED_AUTH_LOGIN_FAILURES_PER_ACCOUNT": "3", "KINDRED_AUTH_LOGIN_FAILURES_PER_ADDRESS": "9",
+                "KINDRED_AUTH_LOOPBACK_EXEMPT": "true", "KINDRED_TRUSTED_PROXIES": "10.0.0.0/8,::1",
+            ]
+        ).server.auth
+        #expect(auth.accessTokenLifetime == .seconds(60))
+        #expect(auth.refreshTokenLifetime == .seconds(7 * 86_400))
+        #expect(auth.passwordParameters == .init(memoryKiB: 1024, iterations: 1, parallelism: 1))
+        #expect(auth.maxConcurrentHashes == 4)
+        #expect(auth.anonymousSignUpsPerHour == 5)
+        #expect(auth.loginFailuresPerAccount == 3)
+        #expect(auth.loginFailuresPerAddress == 9)
+        #expect(auth.loopbackExempt)
+        #expect(auth.trustedProxies == (try TrustedProxies(["10.0.0.0/8", "::1"])))
+
+        await #expect(throws: ServerSettings.Invalid(description: "auth.accessTokenSeconds must be at least 1, not 0")) {
+            try await ServerSettings.resolve(flags: .init(), environment: ["KINDRED_AUTH_ACCESS_TOKEN_SECONDS": "0"])
+        }
+        await #expect(throws: ServerSettings.Invalid.self) {
+            try await ServerSettings.resolve(flags: .init(), environment: ["KINDRED_TRUSTED_PROXIES": "proxy.local"])
+        }
+    }
 }
