@@ -150,6 +150,13 @@ let package = Package(
             path: "Benchmarks/CryptoBenchmarks",
             swiftSettings: swiftSettings
         ),
+        // The bare Hummingbird server scripts/bench-server measures Kindred's routes against.
+        .executableTarget(
+            name: "kindred-hello-bench",
+            dependencies: [.product(name: "Hummingbird", package: "hummingbird")],
+            path: "Benchmarks/HelloServer",
+            swiftSettings: swiftSettings
+        ),
         // One conformance suite that runs against SQLite and PostgreSQL.
         .testTarget(
             name: "KindredStoreTests",
