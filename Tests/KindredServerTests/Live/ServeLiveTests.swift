@@ -12,7 +12,7 @@ import Testing
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("kindred-serve-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let databasePath = folder.appendingPathComponent("data/kindred.sqlite").path
-        let port = try freeLoopbackPort()
+        let port = try LoopbackHTTP.freePort()
 
         let process = Process()
         process.executableURL = ChildProcess.kindredExecutable
@@ -38,7 +38,7 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: databasePath + "-wal"))
 
         // A body without Content-Length is cut off at the limit too.
-        let chunked = try rawHTTP(
+        let chunked = try LoopbackHTTP.exchange(
             port: port,
             head: "POST /v1/upload HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Kindred-App: closer\r\nTransfer-Encoding: chunked\r\n\r\n",
             body: "400\r\n" + String(repeating: "x", count: 1024) + "\r\n1\r\nx\r\n0\r\n\r\n"
@@ -81,53 +81,3 @@ import Testing
         }
     }
 }
-
-/// Sends one raw HTTP/1.1 request and returns the whole response (the server closes after it).
-func rawHTTP(port: Int, head: String, body: String) throws -> String {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard fd >= 0 else { throw POSIXError(.EMFILE) }
-    defer { close(fd) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = UInt16(port).bigEndian
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    let connected = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
-    }
-    guard connected else { throw POSIXError(.ECONNREFUSED) }
-    let request = Array((head + body).utf8)
-    var sent = 0
-    while sent < request.count {
-        let n = request[sent...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) }
-        if n <= 0 { break }  // the server may answer and close before reading everything
-        sent += n
-    }
-    shutdown(fd, Int32(SHUT_WR))
-    var response: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 4096)
-    while true {
-        let n = recv(fd, &buffer, buffer.count, 0)
-        if n <= 0 { break }
-        response += buffer[0..<n]
-    }
-    return String(decoding: response, as: UTF8.self)
-}
-
-
-/// Asks the kernel for a free loopback port by binding port 0, then releases it.
-func freeLoopbackPort() throws -> Int {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard fd >= 0 else { throw POSIXError(.EMFILE) }
-    defer { close(fd) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = 0
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let bound = withUnsafeMutablePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
-    }
-    guard bound else { throw POSIXError(.EADDRINUSE) }
-    return Int(UInt16(bigEndian: address.sin_port))
-}
-

@@ -1,0 +1,92 @@
+import OpenAPIRuntime
+
+extension KindredSession {
+    /// Creates an anonymous account and signs it in (replacing any stored session).
+    /// - Throws: `KindredClientError` (`rate_limited` after too many from one address).
+    @discardableResult
+    public func signUpAnonymously() async throws(KindredClientError) -> SignedIn {
+        let output = try await call { try await $0.signUpAnonymously(headers: .init(xKindredApp: app)) }
+        switch output {
+        case .created(let answer): return try await adopt(Self.issued(answer))
+        case .default(let status, let answer): throw KindredClientError(status: status, answer: answer)
+        }
+    }
+
+    /// Creates an account with an e-mail address and a password and signs it in.
+    /// - Throws: `KindredClientError` (`email_taken`, `invalid_email`, `weak_password`, `provider_disabled`).
+    @discardableResult
+    public func signUp(email: String, password: String, displayName: String? = nil) async throws(KindredClientError) -> SignedIn {
+        let body = Components.Schemas.PasswordSignUp(email: email, password: password, displayName: displayName)
+        let output = try await call { try await $0.signUpWithPassword(headers: .init(xKindredApp: app), body: .json(body)) }
+        switch output {
+        case .created(let answer): return try await adopt(Self.issued(answer))
+        case .default(let status, let answer): throw KindredClientError(status: status, answer: answer)
+        }
+    }
+
+    /// Signs in with an e-mail address and a password.
+    /// - Throws: `KindredClientError` (`invalid_credentials`, `rate_limited`, `account_disabled`).
+    @discardableResult
+    public func logIn(email: String, password: String) async throws(KindredClientError) -> SignedIn {
+        let body = Components.Schemas.PasswordCredentials(email: email, password: password)
+        let output = try await call { try await $0.logInWithPassword(headers: .init(xKindredApp: app), body: .json(body)) }
+        switch output {
+        case .ok(let answer): return try await adopt(Self.issued(answer))
+        case .default(let status, let answer): throw KindredClientError(status: status, answer: answer)
+        }
+    }
+
+    /// Signs in with an Apple identity token, creating the account on first use.
+    /// - Throws: `KindredClientError` (`invalid_identity_token`).
+    @discardableResult
+    public func signInWithApple(idToken: String, firstName: String? = nil, lastName: String? = nil) async throws(KindredClientError) -> SignedIn {
+        let body = Components.Schemas.IdentityTokenSignIn(idToken: idToken, firstName: firstName, lastName: lastName)
+        let output = try await call { try await $0.signInWithApple(headers: .init(xKindredApp: app), body: .json(body)) }
+        switch output {
+        case .ok(let answer): return try await adopt(Self.issued(answer))
+        case .default(let status, let answer): throw KindredClientError(status: status, answer: answer)
+        }
+    }
+
+    /// Signs in with a Google ID token, creating the account on first use.
+    /// - Throws: `KindredClientError` (`invalid_identity_token`).
+    @discardableResult
+    public func signInWithGoogle(idToken: String) async throws(KindredClientError) -> SignedIn {
+        let body = Components.Schemas.IdentityTokenSignIn(idToken: idToken)
+        let output = try await call { try await $0.signInWithGoogle(headers: .init(xKindredApp: app), body: .json(body)) }
+        switch output {
+        case .ok(let answer): return try await adopt(Self.issued(answer))
+        case .default(let status, let answer): throw KindredClientError(status: status, answer: answer)
+        }
+    }
+
+    /// Runs one call of the generated client without the session (sign-in calls), classifying
+    /// what it throws.
+    func call<Output: Sendable>(
+        _ operation: @Sendable (Client) async throws -> Output
+    ) async throws(KindredClientError) -> Output {
+        do {
+            return try await operation(anonymousClient)
+        } catch {
+            throw KindredClientError(error)
+        }
+    }
+
+    /// Runs one call of the generated client as this session, classifying what it throws.
+    func authorizedCall<Output: Sendable>(
+        _ operation: @Sendable (Client) async throws -> Output
+    ) async throws(KindredClientError) -> Output {
+        do {
+            return try await operation(client)
+        } catch {
+            throw KindredClientError(error)
+        }
+    }
+
+    /// The session in a sign-in answer.
+    static func issued(_ answer: Components.Responses.Session) -> Components.Schemas.Session {
+        switch answer.body {
+        case .json(let session): session
+        }
+    }
+}
