@@ -9,7 +9,7 @@ import Testing
     func anInFlightSignUpFinishesAfterSIGTERM() async throws {
         let folder = try TemporaryDirectory()
         let databasePath = folder.url.appendingPathComponent("kindred.sqlite").path
-        let port = try freeLoopbackPort()
+        let port = try LoopbackHTTP.freePort()
         let process = Process()
         process.executableURL = ChildProcess.kindredExecutable
         process.arguments = ["serve", "--port", String(port), "--database-url", "sqlite:\(databasePath)", "--log-level", "info"]
