@@ -116,7 +116,7 @@ public func buildApplication(
             openAPIDocument: try OpenAPIDocument.load(),
             maxBodySize: configuration.maxBodySize,
             auth: configuration.auth,
-            identity: configuration.identity
+            identity: configuration.identity ?? JWKSIdentityVerifier(apps: configuration.apps, clock: SystemClock(), logger: logger)
         )
         let router = try await buildRouter(dependencies)
         return Application(

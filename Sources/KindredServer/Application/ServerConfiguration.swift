@@ -15,8 +15,8 @@ public struct ServerConfiguration: Sendable {
     public var apps: AppRegistry
     /// Account settings.
     public var auth: AuthConfiguration
-    /// Verifies Apple and Google identity tokens against each app's keys.
-    public var identity: any IdentityVerifying
+    /// Verifies Apple and Google identity tokens; nil: `JWKSIdentityVerifier` over the apps' key sets.
+    public var identity: (any IdentityVerifying)?
 
     /// Creates a configuration; every argument has the development default.
     public init(
@@ -26,7 +26,7 @@ public struct ServerConfiguration: Sendable {
         maxBodySize: Int = 1 << 20,
         apps: AppRegistry = .developmentDefaults,
         auth: AuthConfiguration = AuthConfiguration(),
-        identity: any IdentityVerifying = UnavailableIdentityVerifier()
+        identity: (any IdentityVerifying)? = nil
     ) {
         self.auth = auth
         self.identity = identity

@@ -90,6 +90,42 @@ public struct ServerSettings: Sendable {
         return try resolve(flags: flags, config: ConfigReader(providers: providers))
     }
 
+    /// The `apps.<app>.apple.*` and `apps.<app>.google.*` keys: audiences (comma-separated) and
+    /// the key set (`jwksFile` or `jwksUrl`; the provider's own URL when neither is set).
+    static func resolveIdentity(_ config: ConfigReader, into app: inout AppConfiguration) throws {
+        for provider in IdentityProvider.allCases {
+            let prefix = ["apps", app.id.rawValue, provider.rawValue]
+            let name = "apps.\(app.id.rawValue).\(provider.rawValue)"
+            if let text = config.string(forKey: ConfigKey(prefix + ["audiences"])) {
+                let audiences = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+                switch provider {
+                case .apple: app.appleAudiences = audiences
+                case .google: app.googleAudiences = audiences
+                }
+            }
+            let file = config.string(forKey: ConfigKey(prefix + ["jwksFile"]))
+            let urlText = config.string(forKey: ConfigKey(prefix + ["jwksUrl"]))
+            var source = provider.defaultJWKS
+            switch (file, urlText) {
+            case (.some, .some):
+                throw Invalid(description: "\(name): set jwksFile or jwksUrl, not both")
+            case (.some(let path), nil):
+                source = .file(path)
+            case (nil, .some(let text)):
+                guard let url = URL(string: text), url.scheme == "https" || url.scheme == "http", url.host != nil else {
+                    throw Invalid(description: "\(name).jwksUrl \(text) is not an http(s) URL")
+                }
+                source = .url(url)
+            case (nil, nil):
+                break
+            }
+            switch provider {
+            case .apple: app.appleJWKS = source
+            case .google: app.googleJWKS = source
+            }
+        }
+    }
+
     /// The `auth.*` and `trustedProxies` keys.
     static func resolveAuth(_ config: ConfigReader) throws -> AuthConfiguration {
         var auth = AuthConfiguration()
@@ -161,6 +197,7 @@ public struct ServerSettings: Sendable {
         for id in AppID.allCases {
             var app = AppConfiguration.developmentDefault(for: id)
             app.enabled = config.bool(forKey: ConfigKey(["apps", id.rawValue, "enabled"]), default: true)
+            try resolveIdentity(config, into: &app)
             apps.append(app)
         }
         server.apps = AppRegistry(apps)

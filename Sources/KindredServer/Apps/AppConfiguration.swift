@@ -25,6 +25,10 @@ public struct AppConfiguration: Sendable, Equatable {
     public var appleAudiences: [String]
     /// The accepted `aud` values of Google identity tokens.
     public var googleAudiences: [String]
+    /// Where Apple's signing keys come from (Apple's URL by default).
+    public var appleJWKS: JWKSSource = IdentityProvider.apple.defaultJWKS
+    /// Where Google's signing keys come from (Google's URL by default).
+    public var googleJWKS: JWKSSource = IdentityProvider.google.defaultJWKS
 
     /// Creates an app configuration.
     public init(

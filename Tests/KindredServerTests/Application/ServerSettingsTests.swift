@@ -152,4 +152,33 @@ import Testing
             try await ServerSettings.resolve(flags: .init(), environment: ["KINDRED_TRUSTED_PROXIES": "proxy.local"])
         }
     }
+
+    @Test func identityKeySetsAndAudiencesPerApp() async throws {
+        let defaults = try await ServerSettings.resolve(flags: .init(), environment: [:]).server.apps.apps[.closer]
+        #expect(defaults?.appleJWKS == .url(URL(string: "https://appleid.apple.com/auth/keys")!))
+        #expect(defaults?.googleJWKS == .url(URL(string: "https://www.googleapis.com/oauth2/v3/certs")!))
+
+        let apps = try await ServerSettings.resolve(
+            flags: .init(),
+            environment: [
+                "KINDRED_APPS_CLOSER_APPLE_AUDIENCES": "com.example.closer, com.example.closer.web",
+                "KINDRED_APPS_CLOSER_APPLE_JWKS_FILE": "/etc/kindred/apple.json",
+                "KINDRED_APPS_PULSE_GOOGLE_JWKS_URL": "https://keys.example.com/google",
+                "KINDRED_APPS_PULSE_GOOGLE_AUDIENCES": "123.apps.googleusercontent.com",
+            ]
+        ).server.apps.apps
+        #expect(apps[.closer]?.appleAudiences == ["com.example.closer", "com.example.closer.web"])
+        #expect(apps[.closer]?.appleJWKS == .file("/etc/kindred/apple.json"))
+        #expect(apps[.pulse]?.googleJWKS == .url(URL(string: "https://keys.example.com/google")!))
+        #expect(apps[.pulse]?.googleAudiences == ["123.apps.googleusercontent.com"])
+
+        await #expect(throws: ServerSettings.Invalid(description: "apps.closer.apple: set jwksFile or jwksUrl, not both")) {
+            try await ServerSettings.resolve(flags: .init(), environment: [
+                "KINDRED_APPS_CLOSER_APPLE_JWKS_FILE": "/a", "KINDRED_APPS_CLOSER_APPLE_JWKS_URL": "https://b.example.com",
+            ])
+        }
+        await #expect(throws: ServerSettings.Invalid(description: "apps.soulmate.google.jwksUrl ftp://x is not an http(s) URL")) {
+            try await ServerSettings.resolve(flags: .init(), environment: ["KINDRED_APPS_SOULMATE_GOOGLE_JWKS_URL": "ftp://x"])
+        }
+    }
 }
