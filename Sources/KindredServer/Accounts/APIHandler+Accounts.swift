@@ -101,6 +101,11 @@ extension APIHandler {
         return .ok(.init(body: .json(updated)))
     }
 
+    /// The account of the request's bearer token (for every domain's handlers).
+    func authenticatedUser() async throws -> AuthenticatedUser {
+        try await authenticated()
+    }
+
     /// The account of the request's bearer token.
     private func authenticated() async throws -> AuthenticatedUser {
         let scope = try RequestScope.require()

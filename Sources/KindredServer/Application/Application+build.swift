@@ -48,6 +48,7 @@ extension UserDataRegistry {
     public static func server() -> UserDataRegistry {
         var registry = UserDataRegistry()
         registry.register(AccountsController.userDataEntry)
+        registry.register(NotificationsSchema.userDataEntry)
         return registry
     }
 }
@@ -67,7 +68,8 @@ public func buildRouter(_ dependencies: Dependencies) async throws -> Router<Kin
     router.add(middleware: RequestScopeMiddleware(trustedProxies: dependencies.auth.trustedProxies))
     let operations = APIHandler(
         database: dependencies.database, metrics: dependencies.metrics, document: dependencies.openAPIDocument,
-        accounts: try await makeAccountsController(dependencies)
+        accounts: try await makeAccountsController(dependencies),
+        notifications: NotificationsController(database: dependencies.database, clock: dependencies.clock)
     )
     // Compact, key-sorted JSON: the same bytes as the error envelope, and stable for clients.
     try operations.registerHandlers(

@@ -1,0 +1,60 @@
+import Foundation
+import KindredAPI
+import SQLKit
+
+/// A row of `kindred_notification_settings`.
+struct NotificationSettingsRecord: Sendable, Equatable {
+    var userID: String
+    var timeZone: String?
+    var quietStart: Int?
+    var quietEnd: Int?
+    var optOut: [String]
+    var updatedAt: Int64
+
+    /// The user's row, or nil.
+    static func load(userID: String, on sql: any SQLDatabase) async throws -> NotificationSettingsRecord? {
+        guard let row = try await sql.select().columns("time_zone", "quiet_start", "quiet_end", "opt_out", "updated_at")
+            .from("kindred_notification_settings").where("user_id", .equal, userID).first()
+        else { return nil }
+        let optOutJSON = try row.decode(column: "opt_out", as: String.self)
+        return NotificationSettingsRecord(
+            userID: userID,
+            timeZone: try row.decode(column: "time_zone", as: String?.self),
+            quietStart: try row.decode(column: "quiet_start", as: Int?.self),
+            quietEnd: try row.decode(column: "quiet_end", as: Int?.self),
+            optOut: (try? JSONDecoder().decode([String].self, from: Data(optOutJSON.utf8))) ?? [],
+            updatedAt: try row.decode(column: "updated_at", as: Int64.self)
+        )
+    }
+
+    /// Inserts or replaces the row.
+    func save(on sql: any SQLDatabase) async throws {
+        let optOutJSON = String(decoding: try JSONEncoder().encode(optOut), as: UTF8.self)
+        try await sql.insert(into: "kindred_notification_settings")
+            .columns("user_id", "time_zone", "quiet_start", "quiet_end", "opt_out", "updated_at")
+            .values(SQLBind(userID), SQLBind(timeZone), SQLBind(quietStart), SQLBind(quietEnd), SQLBind(optOutJSON), SQLBind(updatedAt))
+            .onConflict(with: ["user_id"]) { conflict in
+                conflict.set(excludedValueOf: "time_zone").set(excludedValueOf: "quiet_start")
+                    .set(excludedValueOf: "quiet_end").set(excludedValueOf: "opt_out").set(excludedValueOf: "updated_at")
+            }
+            .run()
+    }
+
+    /// The quiet window, when one is set; read in `timeZone`, else `fallbackZone`, else UTC.
+    func quietHours(fallbackZone: String?) -> QuietHours? {
+        guard let quietStart, let quietEnd else { return nil }
+        let zone = (timeZone ?? fallbackZone).flatMap(TimeZone.init(identifier:)) ?? TimeZone(secondsFromGMT: 0) ?? .current
+        return QuietHours(start: quietStart, end: quietEnd, timeZone: zone)
+    }
+
+    /// The API form.
+    var representation: Components.Schemas.NotificationSettings {
+        .init(
+            timeZone: timeZone,
+            quietHours: quietStart.flatMap { start in
+                quietEnd.map { .init(start: QuietHours.text(start), end: QuietHours.text($0)) }
+            },
+            optOut: optOut
+        )
+    }
+}
