@@ -1,0 +1,158 @@
+import Foundation
+import KindredStore
+import Logging
+import SQLKit
+
+/// The transports of each app: APNs and FCM when configured, the log transport otherwise.
+public struct PushTransports: Sendable {
+    private var byApp: [AppID: [String: any PushTransport]] = [:]
+    private let fallback: any PushTransport
+
+    /// No provider configured: every push goes to `fallback` (the log transport).
+    public init(fallback: any PushTransport) {
+        self.fallback = fallback
+    }
+
+    /// Uses `transport` for `app`'s tokens of `kind` (`apns` or `fcm`).
+    public mutating func set(_ transport: any PushTransport, for app: AppID, kind: String) {
+        byApp[app, default: [:]][kind] = transport
+    }
+
+    /// The transport for a token of `kind` of `app`.
+    func transport(for app: AppID, kind: String) -> any PushTransport {
+        byApp[app]?[kind] ?? fallback
+    }
+}
+
+/// Sends one queued notification to every device of its user, at most once per device.
+///
+/// What a provider accepted is recorded per (notification, token) before the dispatcher moves
+/// on, so a retry skips it. A crash between the provider's acceptance and that record resends
+/// once, with the same `apns-id` and collapse id, so the phone shows it once. Tokens the
+/// provider rejects as dead are deleted. Inside the user's quiet window a non-critical
+/// notification is deferred to the window's end, never dropped.
+public struct NotificationDispatcher: Sendable {
+    /// What became of one dispatch.
+    public enum Outcome: Sendable, Equatable {
+        /// Every device accepted it (or the user has none left): state `sent`.
+        case sent(devices: Int)
+        /// Not now: run again at this time (quiet hours); not a failed attempt.
+        case deferred(until: Date)
+        /// The user opted out, or the notification is gone or already sent: nothing to do.
+        case skipped
+        /// Some devices failed temporarily: retry (after `retryAfter` if a provider said).
+        case retry(reason: String, retryAfter: Duration?)
+    }
+
+    let database: Database
+    let clock: any WallClock
+    let transports: PushTransports
+    let logger: Logger
+
+    /// Creates a dispatcher.
+    public init(database: Database, clock: any WallClock, transports: PushTransports, logger: Logger) {
+        self.database = database
+        self.clock = clock
+        self.transports = transports
+        self.logger = logger
+    }
+
+    /// Dispatches the notification `id`.
+    public func dispatch(_ id: String) async throws -> Outcome {
+        let sql = database.sql
+        guard let row = try await sql.select().columns(
+            "user_id", "app", "type", "title", "body", "data", "collapse_id", "state", "attempts"
+        ).from("kindred_notifications").where("id", .equal, id).first() else { return .skipped }
+        let state = try row.decode(column: "state", as: String.self)
+        guard state == "queued" || state == "sending" else { return .skipped }
+        let userID = try row.decode(column: "user_id", as: String.self)
+        let type = NotificationType(rawValue: try row.decode(column: "type", as: String.self))
+        let now = clock.now()
+
+        // Settings may have changed since it was queued: check opt-out and quiet hours now.
+        if !type.isCritical, let settings = try await NotificationSettingsRecord.load(userID: userID, on: sql) {
+            if settings.optOut.contains(type.rawValue) {
+                try await setState(id, "skipped")
+                return .skipped
+            }
+            let profileZone = try await sql.select().column("time_zone").from("kindred_users")
+                .where("id", .equal, userID).first()?.decode(column: "time_zone", as: String?.self)
+            if let end = settings.quietHours(fallbackZone: profileZone)?.deferral(at: now) {
+                try await sql.update("kindred_notifications").set("deliver_after", to: end.millisecondsSince1970)
+                    .where("id", .equal, id).run()
+                return .deferred(until: end)
+            }
+        }
+
+        let data = (try? JSONDecoder().decode([String: String].self, from: Data(try row.decode(column: "data", as: String.self).utf8))) ?? [:]
+        let message = PushMessage(
+            id: id, type: type.rawValue, title: try row.decode(column: "title", as: String.self),
+            body: try row.decode(column: "body", as: String.self), data: data,
+            collapseID: try row.decode(column: "collapse_id", as: String?.self) ?? id,
+            highPriority: true, expiresAt: now.addingTimeInterval(86_400)
+        )
+        let app = AppID(rawValue: try row.decode(column: "app", as: String.self)) ?? .closer
+        try await sql.update("kindred_notifications").set("state", to: "sending")
+            .set("attempts", to: try row.decode(column: "attempts", as: Int.self) + 1)
+            .where("id", .equal, id).run()
+
+        let accepted = Set(try await sql.select().column("token_id").from("kindred_notification_deliveries")
+            .where("notification_id", .equal, id).where("state", .equal, "accepted").all()
+            .map { try $0.decode(column: "token_id", as: String.self) })
+        let devices = try await sql.select().columns("id", "token", "transport", "apns_environment")
+            .from("kindred_push_tokens").where("user_id", .equal, userID).all()
+            .map { row in
+                PushDevice(
+                    tokenID: try row.decode(column: "id", as: String.self), token: try row.decode(column: "token", as: String.self),
+                    transport: try row.decode(column: "transport", as: String.self),
+                    apnsEnvironment: try row.decode(column: "apns_environment", as: String?.self)
+                )
+            }
+        var retry: (reason: String, after: Duration?)?
+        var delivered = accepted.count
+        for device in devices where !accepted.contains(device.tokenID) {
+            let result = await transports.transport(for: app, kind: device.transport).send(message, to: device)
+            switch result {
+            case .accepted(let providerID):
+                try await record(id, device, userID: userID, providerID: providerID, state: "accepted")
+                delivered += 1
+            case .invalidToken(let reason):
+                logger.notice("push token rejected; deleting it", metadata: ["reason": "\(reason)", "transport": "\(device.transport)"])
+                try await sql.delete(from: "kindred_push_tokens").where("id", .equal, device.tokenID).run()
+            case .retry(let reason, let after):
+                retry = (reason, [retry?.after, after].compactMap { $0 }.max())
+            case .failed(let reason):
+                logger.warning("push failed permanently", metadata: ["reason": "\(reason)", "transport": "\(device.transport)"])
+                try await record(id, device, userID: userID, providerID: nil, state: "failed")
+            }
+        }
+        if let retry {
+            try await sql.update("kindred_notifications").set("last_error", to: retry.reason).where("id", .equal, id).run()
+            return .retry(reason: retry.reason, retryAfter: retry.after)
+        }
+        try await sql.update("kindred_notifications").set("state", to: "sent")
+            .set("sent_at", to: clock.now().millisecondsSince1970).where("id", .equal, id).run()
+        return .sent(devices: delivered)
+    }
+
+    /// Marks a notification failed for good (the queue gave up on it).
+    public func markFailed(_ id: String, reason: String) async throws {
+        try await database.sql.update("kindred_notifications").set("state", to: "failed")
+            .set("last_error", to: reason).where("id", .equal, id).run()
+    }
+
+    private func setState(_ id: String, _ state: String) async throws {
+        try await database.sql.update("kindred_notifications").set("state", to: state).where("id", .equal, id).run()
+    }
+
+    private func record(_ id: String, _ device: PushDevice, userID: String, providerID: String?, state: String) async throws {
+        try await database.sql.insert(into: "kindred_notification_deliveries")
+            .columns("notification_id", "token_id", "user_id", "provider_id", "state", "updated_at")
+            .values(SQLBind(id), SQLBind(device.tokenID), SQLBind(userID), SQLBind(providerID), SQLBind(state),
+                    SQLBind(clock.now().millisecondsSince1970))
+            .onConflict(with: ["notification_id", "token_id"]) {
+                $0.set(excludedValueOf: "provider_id").set(excludedValueOf: "state").set(excludedValueOf: "updated_at")
+            }
+            .run()
+    }
+}
