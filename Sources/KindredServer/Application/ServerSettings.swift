@@ -126,6 +126,27 @@ public struct ServerSettings: Sendable {
         }
     }
 
+    /// The `apps.<app>.apns.*` (teamId, keyId, keyFile, topic, productionUrl, sandboxUrl) and
+    /// `apps.<app>.fcm.*` (serviceAccountFile, apiBaseUrl) keys.
+    static func resolvePush(_ config: ConfigReader, into app: inout AppConfiguration) throws {
+        func value(_ path: [String]) -> String? {
+            config.string(forKey: ConfigKey(["apps", app.id.rawValue] + path)).flatMap { $0.isEmpty ? nil : $0 }
+        }
+        let apnsKeys = [value(["apns", "teamId"]), value(["apns", "keyId"]), value(["apns", "keyFile"])]
+        if apnsKeys.contains(where: { $0 != nil }) {
+            guard let team = apnsKeys[0], let key = apnsKeys[1], let file = apnsKeys[2] else {
+                throw Invalid(description: "apps.\(app.id.rawValue).apns needs teamId, keyId and keyFile together")
+            }
+            app.apns = APNsSettings(
+                teamID: team, keyID: key, keyFile: file, topic: value(["apns", "topic"]) ?? app.appleAudiences.first ?? "",
+                productionURL: value(["apns", "productionUrl"]), sandboxURL: value(["apns", "sandboxUrl"])
+            )
+        }
+        if let file = value(["fcm", "serviceAccountFile"]) {
+            app.fcm = FCMSettings(serviceAccountFile: file, apiBaseURL: value(["fcm", "apiBaseUrl"]))
+        }
+    }
+
     /// The `auth.*` and `trustedProxies` keys.
     static func resolveAuth(_ config: ConfigReader) throws -> AuthConfiguration {
         var auth = AuthConfiguration()
@@ -198,6 +219,7 @@ public struct ServerSettings: Sendable {
             var app = AppConfiguration.developmentDefault(for: id)
             app.enabled = config.bool(forKey: ConfigKey(["apps", id.rawValue, "enabled"]), default: true)
             try resolveIdentity(config, into: &app)
+            try resolvePush(config, into: &app)
             apps.append(app)
         }
         server.apps = AppRegistry(apps)

@@ -29,6 +29,10 @@ public struct AppConfiguration: Sendable, Equatable {
     public var appleJWKS: JWKSSource = IdentityProvider.apple.defaultJWKS
     /// Where Google's signing keys come from (Google's URL by default).
     public var googleJWKS: JWKSSource = IdentityProvider.google.defaultJWKS
+    /// APNs credentials; pushes to APNs tokens are logged, not sent, when nil.
+    public var apns: APNsSettings?
+    /// FCM credentials; pushes to FCM tokens are logged, not sent, when nil.
+    public var fcm: FCMSettings?
 
     /// Creates an app configuration.
     public init(
