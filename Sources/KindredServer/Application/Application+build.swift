@@ -24,12 +24,15 @@ public struct Dependencies: Sendable {
     public var auth: AuthConfiguration
     /// Verifies Apple and Google identity tokens.
     public var identity: any IdentityVerifying
+    /// Scheduled jobs and the work queue: domains register jobs and queue handlers on it.
+    public var platform: Platform
 
     /// Creates the dependencies.
     public init(
         database: Database, apps: AppRegistry, metrics: PrometheusCollectorRegistry,
         openAPIDocument: [UInt8], maxBodySize: Int, clock: any WallClock = SystemClock(),
-        auth: AuthConfiguration = AuthConfiguration(), identity: any IdentityVerifying
+        auth: AuthConfiguration = AuthConfiguration(), identity: any IdentityVerifying,
+        platform: Platform? = nil
     ) {
         self.database = database
         self.apps = apps
@@ -39,6 +42,7 @@ public struct Dependencies: Sendable {
         self.clock = clock
         self.auth = auth
         self.identity = identity
+        self.platform = platform ?? Platform(database: database, clock: clock, logger: Logger(label: "kindred.platform"))
     }
 }
 
@@ -109,14 +113,20 @@ public func buildApplication(
     let database = try await Database.open(configuration.database, logger: logger)
     do {
         try await Migrator(ServerMigrations.all).migrate(database, logger: logger)
+        let clock = SystemClock()
+        let platform = try Platform.server(
+            database: database, clock: clock, logger: logger, settings: configuration.platform
+        )
         let dependencies = Dependencies(
             database: database,
             apps: configuration.apps,
             metrics: PrometheusCollectorRegistry(),
             openAPIDocument: try OpenAPIDocument.load(),
             maxBodySize: configuration.maxBodySize,
+            clock: clock,
             auth: configuration.auth,
-            identity: configuration.identity ?? JWKSIdentityVerifier(apps: configuration.apps, clock: SystemClock(), logger: logger)
+            identity: configuration.identity ?? JWKSIdentityVerifier(apps: configuration.apps, clock: clock, logger: logger),
+            platform: platform
         )
         let router = try await buildRouter(dependencies)
         return Application(
@@ -125,7 +135,8 @@ public func buildApplication(
                 address: .hostname(configuration.host, port: configuration.port),
                 serverName: "kindred"
             ),
-            services: [DatabaseService(database: database)],
+            // Shut down in reverse: the HTTP server, then the platform's workers, then the database.
+            services: [DatabaseService(database: database)] + platform.services,
             logger: logger
         )
     } catch {
