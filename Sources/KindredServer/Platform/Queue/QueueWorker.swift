@@ -2,7 +2,6 @@ import Foundation
 import KindredStore
 import Logging
 import NIOConcurrencyHelpers
-import ServiceLifecycle
 
 /// What a queue's items are handed to, and how the queue retries them.
 public struct QueueHandler: Sendable {
@@ -31,9 +30,10 @@ public struct QueueHandler: Sendable {
     }
 }
 
-/// Runs the registered handlers over their queues: a swift-service-lifecycle service that
-/// claims batches (up to each queue's concurrency), runs them concurrently, records each
-/// outcome, and polls every `pollInterval` when idle (or sooner when woken by an enqueue).
+/// Runs the registered handlers over their queues: a swift-service-lifecycle service that keeps
+/// up to each queue's concurrency of items in flight (claiming more as slots free up), records
+/// each outcome, and polls every `pollInterval` when a queue is empty (or sooner when woken by
+/// an enqueue). `processAvailable()` runs one deterministic round, for tests and tools.
 public final class QueueWorker: Sendable {
     let workQueue: WorkQueue
     let logger: Logger
@@ -61,6 +61,11 @@ public final class QueueWorker: Sendable {
 
     /// The queues with a handler.
     public var queues: [String] { handlers.withLockedValue { $0.keys.sorted() } }
+
+    /// The registered handlers, by queue name.
+    var registeredHandlers: [QueueHandler] {
+        handlers.withLockedValue { $0.values.sorted { $0.queue < $1.queue } }
+    }
 
     /// One round: for every queue, claims up to its concurrency of due items, runs them
     /// concurrently and records each outcome.
@@ -97,7 +102,7 @@ public final class QueueWorker: Sendable {
     }
 
     /// Runs the handler on one item and records success or failure.
-    private func deliver(_ item: QueueItem, to handler: QueueHandler) async {
+    func deliver(_ item: QueueItem, to handler: QueueHandler) async {
         var itemLogger = logger
         itemLogger[metadataKey: "queue"] = "\(item.queue)"
         itemLogger[metadataKey: "item"] = "\(item.id)"
@@ -121,20 +126,5 @@ public final class QueueWorker: Sendable {
                 itemLogger.error("cannot record the failure (the lease will expire and it will be retried): \(error)")
             }
         }
-    }
-}
-
-extension QueueWorker: Service {
-    /// Processes batches until graceful shutdown; idle, it waits `pollInterval` or until woken.
-    /// Items in progress at shutdown finish before it returns.
-    public func run() async throws {
-        logger.info("queue worker started", metadata: ["queues": "\(queues.joined(separator: ","))"])
-        while !Task.isShuttingDownGracefully && !Task.isCancelled {
-            if await processAvailable() == 0 {
-                let interval = pollInterval
-                await cancelWhenGracefulShutdown { await self.workQueue.signal.wait(upTo: interval) }
-            }
-        }
-        logger.info("queue worker stopped")
     }
 }
