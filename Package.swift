@@ -184,6 +184,8 @@ let package = Package(
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
+                // Runs the platform's scheduler and queue worker as services, as the server does.
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 // Identity-token fixtures: RSA keys to sign test tokens, HMAC for a wrong-algorithm
                 // token, and the HTTP client a verifier fetches its key set with.
                 .product(name: "Crypto", package: "swift-crypto"),

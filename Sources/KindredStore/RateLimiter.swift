@@ -15,8 +15,8 @@ public struct RateLimiter: Sendable {
         case retryAfter(seconds: Int)
     }
 
-    private let database: Database
-    private let clock: any WallClock
+    let database: Database
+    let clock: any WallClock
 
     /// Creates a rate limiter.
     /// - Parameters:

@@ -6,6 +6,9 @@ struct Kindred: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "kindred",
         abstract: "Kindred: the privacy-first backend and device toolkit.",
-        subcommands: [ServeCommand.self, MigrateCommand.self, UsersCommand.self, AccountCommand.self, CryptoCommand.self]
+        subcommands: [
+            ServeCommand.self, MigrateCommand.self, UsersCommand.self, JobsCommand.self, QueueCommand.self,
+            AccountCommand.self, CryptoCommand.self,
+        ]
     )
 }

@@ -14,6 +14,8 @@ struct TestApplication {
     let database: Database
     let metrics = PrometheusCollectorRegistry()
     let clock: TestClock
+    /// The jobs and work queue the router's domains registered on (drive with `worker.processAvailable()`).
+    let platform: Platform
     let app: Application<RouterResponder<KindredRequestContext>>
 
     /// Account settings for tests: cheap Argon2id (m = 64 KiB, t = 1), everything else default.
@@ -30,7 +32,8 @@ struct TestApplication {
         auth: AuthConfiguration = TestApplication.testAuth,
         identity: any IdentityVerifying = UnavailableIdentityVerifier(),
         clock: TestClock = TestClock(start: Date()),
-        database: Database? = nil
+        database: Database? = nil,
+        pushTransports: PushTransports? = nil
     ) async throws {
         if let database {
             self.database = database
@@ -41,11 +44,13 @@ struct TestApplication {
         var quiet = Logger(label: "kindred.test")
         quiet.logLevel = .warning
         try await Migrator(ServerMigrations.all).migrate(self.database, logger: quiet)
+        let platform = Platform(database: self.database, clock: clock, logger: quiet)
+        self.platform = platform
         let router = try await buildRouter(
             Dependencies(
                 database: self.database, apps: apps, metrics: metrics,
                 openAPIDocument: try OpenAPIDocument.load(), maxBodySize: maxBodySize,
-                clock: clock, auth: auth, identity: identity
+                clock: clock, auth: auth, identity: identity, platform: platform, pushTransports: pushTransports
             )
         )
         app = Application(router: router, logger: quiet)
@@ -71,11 +76,12 @@ extension TestApplication {
         auth: AuthConfiguration = TestApplication.testAuth,
         identity: any IdentityVerifying = UnavailableIdentityVerifier(),
         clock: TestClock = TestClock(start: Date()),
+        pushTransports: PushTransports? = nil,
         _ body: @escaping @Sendable (TestApplication, any TestClientProtocol) async throws -> Void
     ) async throws {
         try await TestDatabases.with(backend) { database in
             let application = try await TestApplication(
-                apps: apps, auth: auth, identity: identity, clock: clock, database: database
+                apps: apps, auth: auth, identity: identity, clock: clock, database: database, pushTransports: pushTransports
             )
             try await application.app.test(.router) { client in
                 try await body(application, client)

@@ -100,10 +100,29 @@ extension AccountsController {
     /// Inserts the credential and makes the account permanent, in one transaction.
     private func link(_ credential: CredentialRecord, to user: AuthenticatedUser) async throws -> Components.Schemas.User {
         let store = store
+        let outbox = outbox
+        let method = switch credential.provider {
+        case "apple": "Sign in with Apple"
+        case "google": "Google sign-in"
+        default: "An e-mail and password"
+        }
+        let wasAnonymous = user.user.isAnonymous
         try await database.transaction { sql in
             guard try await store.insert(credential, on: sql) else { throw KindredError.credentialInUse }
             try await store.markPermanent(userID: user.user.id, on: sql)
+            // A new way into an existing account is security news; an upgrade from anonymous is not.
+            if !wasAnonymous, let app = AppID(rawValue: user.user.app) {
+                try await outbox.enqueue(
+                    OutgoingNotification(
+                        userID: user.user.id, app: app, type: .accountSecurity, title: "New sign-in method",
+                        body: "\(method) was added to your account. If this wasn't you, change your password and sign out other devices.",
+                        data: ["event": "credential_added", "provider": credential.provider]
+                    ),
+                    on: sql
+                )
+            }
         }
+        if !wasAnonymous { queue.wake() }
         guard let updated = try await store.user(id: user.user.id) else { throw KindredError.sessionRevoked }
         return try await representation(of: updated)
     }

@@ -15,6 +15,10 @@ struct AccountsController: Sendable {
     let rateLimiter: RateLimiter
     let identity: any IdentityVerifying
     let userData: UserDataRegistry
+    /// Account-security notifications go here (in the transaction that changed the account).
+    let outbox: NotificationOutbox
+    /// Woken after such a notification commits, so it goes out at once.
+    let queue: WorkQueue
 
     /// A signed-in answer: the tokens, the account, and whether it was just created.
     struct SignedIn: Sendable {

@@ -144,14 +144,11 @@ struct TokenService: Sendable {
     /// - Returns: the number of refresh tokens deleted.
     @discardableResult
     func purgeExpired(limit: Int = 1000) async throws -> Int {
-        let nowMS = clock.now().millisecondsSince1970
-        let expired = try await database.sql.select().column("token_hash").from("kindred_refresh_tokens")
-            .where("expires_at", .lessThanOrEqual, nowMS).limit(limit).all()
-            .map { try $0.decode(column: "token_hash", as: String.self) }
-        guard !expired.isEmpty else { return 0 }
-        try await database.sql.delete(from: "kindred_refresh_tokens").where("token_hash", .in, expired).run()
-        try await database.sql.delete(from: "kindred_sessions").where("expires_at", .lessThanOrEqual, nowMS).run()
-        return expired.count
+        let now = clock.now()
+        let purged = try await AccountsJobs.purgeExpiredRefreshTokens(database, now: now, limit: limit)
+        guard purged > 0 else { return 0 }
+        _ = try await AccountsJobs.purgeExpiredSessions(database, now: now, limit: limit)
+        return purged
     }
 
     /// Mints an access token and a refresh token for a session (inside the caller's transaction).

@@ -24,12 +24,17 @@ public struct Dependencies: Sendable {
     public var auth: AuthConfiguration
     /// Verifies Apple and Google identity tokens.
     public var identity: any IdentityVerifying
+    /// Scheduled jobs and the work queue: domains register jobs and queue handlers on it.
+    public var platform: Platform
+    /// Each app's push transports (the log transport where none is configured).
+    public var pushTransports: PushTransports
 
     /// Creates the dependencies.
     public init(
         database: Database, apps: AppRegistry, metrics: PrometheusCollectorRegistry,
         openAPIDocument: [UInt8], maxBodySize: Int, clock: any WallClock = SystemClock(),
-        auth: AuthConfiguration = AuthConfiguration(), identity: any IdentityVerifying
+        auth: AuthConfiguration = AuthConfiguration(), identity: any IdentityVerifying,
+        platform: Platform? = nil, pushTransports: PushTransports? = nil
     ) {
         self.database = database
         self.apps = apps
@@ -39,6 +44,8 @@ public struct Dependencies: Sendable {
         self.clock = clock
         self.auth = auth
         self.identity = identity
+        self.platform = platform ?? Platform(database: database, clock: clock, logger: Logger(label: "kindred.platform"))
+        self.pushTransports = pushTransports ?? PushTransports(fallback: LogPushTransport(logger: Logger(label: "kindred.push")))
     }
 }
 
@@ -66,10 +73,11 @@ public func buildRouter(_ dependencies: Dependencies) async throws -> Router<Kin
     router.add(middleware: BodyLimitMiddleware(limit: dependencies.maxBodySize))
     router.add(middleware: AppMiddleware(registry: dependencies.apps))
     router.add(middleware: RequestScopeMiddleware(trustedProxies: dependencies.auth.trustedProxies))
+    let notifications = try makeNotificationsController(dependencies)
     let operations = APIHandler(
         database: dependencies.database, metrics: dependencies.metrics, document: dependencies.openAPIDocument,
-        accounts: try await makeAccountsController(dependencies),
-        notifications: NotificationsController(database: dependencies.database, clock: dependencies.clock)
+        accounts: try await makeAccountsController(dependencies, outbox: notifications.outbox),
+        notifications: notifications
     )
     // Compact, key-sorted JSON: the same bytes as the error envelope, and stable for clients.
     try operations.registerHandlers(
@@ -79,7 +87,7 @@ public func buildRouter(_ dependencies: Dependencies) async throws -> Router<Kin
 }
 
 /// Builds the accounts domain: loads (or creates) the token signing key, starts the hasher.
-func makeAccountsController(_ dependencies: Dependencies) async throws -> AccountsController {
+func makeAccountsController(_ dependencies: Dependencies, outbox: NotificationOutbox) async throws -> AccountsController {
     let database = dependencies.database
     let clock = dependencies.clock
     let auth = dependencies.auth
@@ -91,8 +99,25 @@ func makeAccountsController(_ dependencies: Dependencies) async throws -> Accoun
         hasher: try PasswordHasher(parameters: auth.passwordParameters, maxConcurrent: auth.maxConcurrentHashes),
         rateLimiter: RateLimiter(database: database, clock: clock),
         identity: dependencies.identity,
-        userData: .server()
+        userData: .server(),
+        outbox: outbox,
+        queue: dependencies.platform.queue
     )
+}
+
+/// Builds the notifications domain: the outbox enqueues dispatch work on the platform's queue in
+/// the caller's transaction, and the dispatcher drains that queue.
+func makeNotificationsController(_ dependencies: Dependencies) throws -> NotificationsController {
+    let queue = dependencies.platform.queue
+    let outbox = NotificationOutbox(clock: dependencies.clock) { id, notBefore, sql in
+        _ = try await queue.enqueue(queue: NotificationsQueue.name, payload: id, runAt: notBefore, dedupeKey: id, on: sql)
+    }
+    let dispatcher = NotificationDispatcher(
+        database: dependencies.database, clock: dependencies.clock, transports: dependencies.pushTransports,
+        logger: Logger(label: "kindred.notifications")
+    )
+    try dependencies.platform.worker.register(NotificationsQueue.handler(dispatcher: dispatcher, queue: queue))
+    return NotificationsController(database: dependencies.database, clock: dependencies.clock, outbox: outbox)
 }
 
 /// Opens the database, applies every migration, and builds the application.
@@ -111,14 +136,21 @@ public func buildApplication(
     let database = try await Database.open(configuration.database, logger: logger)
     do {
         try await Migrator(ServerMigrations.all).migrate(database, logger: logger)
+        let clock = SystemClock()
+        let platform = try Platform.server(
+            database: database, clock: clock, logger: logger, settings: configuration.platform
+        )
         let dependencies = Dependencies(
             database: database,
             apps: configuration.apps,
             metrics: PrometheusCollectorRegistry(),
             openAPIDocument: try OpenAPIDocument.load(),
             maxBodySize: configuration.maxBodySize,
+            clock: clock,
             auth: configuration.auth,
-            identity: configuration.identity ?? JWKSIdentityVerifier(apps: configuration.apps, clock: SystemClock(), logger: logger)
+            identity: configuration.identity ?? JWKSIdentityVerifier(apps: configuration.apps, clock: clock, logger: logger),
+            platform: platform,
+            pushTransports: try PushTransports.configured(apps: configuration.apps, client: .shared, clock: clock, logger: logger)
         )
         let router = try await buildRouter(dependencies)
         return Application(
@@ -127,7 +159,8 @@ public func buildApplication(
                 address: .hostname(configuration.host, port: configuration.port),
                 serverName: "kindred"
             ),
-            services: [DatabaseService(database: database)],
+            // Shut down in reverse: the HTTP server, then the platform's workers, then the database.
+            services: [DatabaseService(database: database)] + platform.services,
             logger: logger
         )
     } catch {

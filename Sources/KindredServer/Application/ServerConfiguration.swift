@@ -15,6 +15,8 @@ public struct ServerConfiguration: Sendable {
     public var apps: AppRegistry
     /// Account settings.
     public var auth: AuthConfiguration
+    /// Scheduled jobs and work queue settings.
+    public var platform: Platform.Settings
     /// Verifies Apple and Google identity tokens; nil: `JWKSIdentityVerifier` over the apps' key sets.
     public var identity: (any IdentityVerifying)?
 
@@ -26,8 +28,10 @@ public struct ServerConfiguration: Sendable {
         maxBodySize: Int = 1 << 20,
         apps: AppRegistry = .developmentDefaults,
         auth: AuthConfiguration = AuthConfiguration(),
-        identity: (any IdentityVerifying)? = nil
+        identity: (any IdentityVerifying)? = nil,
+        platform: Platform.Settings = Platform.Settings()
     ) {
+        self.platform = platform
         self.auth = auth
         self.identity = identity
         self.host = host

@@ -224,6 +224,7 @@ public struct ServerSettings: Sendable {
         }
         server.apps = AppRegistry(apps)
         server.auth = try resolveAuth(config)
+        server.platform = try resolvePlatform(config)
 
         let levelText = flags.logLevel ?? config.string(forKey: "logLevel", default: "info")
         guard let level = Logger.Level(rawValue: levelText.lowercased()) else {

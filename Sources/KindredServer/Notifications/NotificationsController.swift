@@ -7,6 +7,8 @@ import SQLKit
 struct NotificationsController: Sendable {
     let database: Database
     let clock: any WallClock
+    /// Where domains queue notifications (inside their transactions).
+    let outbox: NotificationOutbox
 
     // MARK: - Push tokens
 

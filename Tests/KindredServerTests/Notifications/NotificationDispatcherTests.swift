@@ -145,3 +145,45 @@ import Testing
         }
     }
 }
+
+/// The whole path: an account change queues a security notification in its transaction, the
+/// work queue's worker hands it to the dispatcher, the transport delivers it to every device.
+@Suite struct NotificationPipelineTests {
+    @Test(arguments: Backend.all)
+    func addingASignInMethodNotifiesEveryDeviceThroughTheQueue(backend: Backend) async throws {
+        let transport = NotificationDispatcherTests.ScriptedTransport()
+        var transports = PushTransports(fallback: LogPushTransport(logger: .init(label: "test")))
+        transports.set(transport, for: .closer, kind: "apns")
+        transports.set(transport, for: .closer, kind: "fcm")
+        try await TestApplication.run(on: backend, identity: FakeIdentityVerifier(), pushTransports: transports) { application, client in
+            let session = try await client.signUp("secure@example.com")
+            _ = try await client.call(
+                .post, "/v1/me/push-tokens", token: session.accessToken,
+                json: #"{"token":"\#(NotificationDispatcherTests.phone)","transport":"apns","apnsEnvironment":"sandbox","deviceId":"phone"}"#
+            )
+            _ = try await client.call(
+                .post, "/v1/me/push-tokens", token: session.accessToken,
+                json: #"{"token":"fcm-token-1","transport":"fcm","deviceId":"pixel"}"#
+            )
+            let link = try await client.call(.post, "/v1/me/credentials/apple", token: session.accessToken, json: #"{"idToken":"apple|sub-9|"}"#)
+            #expect(link.status == .ok)
+            #expect(transport.sentTokens.isEmpty)  // queued, not sent inline
+
+            #expect(await application.platform.worker.processAvailable() == 1)
+            let sent = transport.sent.withLockedValue { $0 }
+            #expect(Set(sent.map(\.1.token)) == [NotificationDispatcherTests.phone, "fcm-token-1"])
+            #expect(sent.allSatisfy { $0.0.type == "account_security" && $0.0.data["provider"] == "apple" })
+            let states = try await application.database.sql.select().column("state").from("kindred_notifications").all()
+                .map { try $0.decode(column: "state", as: String.self) }
+            #expect(states == ["sent"])
+
+            // An anonymous account upgrading is not security news: nothing is queued.
+            let anonymous = try await client.anonymous()
+            _ = try await client.call(
+                .post, "/v1/me/credentials/password", token: anonymous.accessToken,
+                json: #"{"email":"upgrade@example.com","password":"long enough"}"#
+            )
+            #expect(try await application.database.sql.count("kindred_notifications") == 1)
+        }
+    }
+}

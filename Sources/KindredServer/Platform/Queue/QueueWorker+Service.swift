@@ -1,0 +1,60 @@
+import Foundation
+import NIOConcurrencyHelpers
+import ServiceLifecycle
+
+extension QueueWorker: Service {
+    /// Runs one loop per registered queue until graceful shutdown; items in flight at shutdown
+    /// finish (and are recorded) before it returns. Handlers must be registered before it starts;
+    /// with none it simply waits for shutdown (a service that returned early would stop the server).
+    public func run() async throws {
+        let handlers = registeredHandlers
+        logger.info("queue worker started", metadata: ["queues": "\(handlers.map(\.queue).joined(separator: ","))"])
+        await withDiscardingTaskGroup { group in
+            for handler in handlers {
+                group.addTask { await self.runQueue(handler) }
+            }
+        }
+        try? await gracefulShutdown()
+        logger.info("queue worker stopped")
+    }
+
+    /// Keeps up to `handler.concurrency` items of one queue in flight: claims as many as there
+    /// are free slots, waits for a slot when full, and for a wake-up or the poll interval when
+    /// the queue has nothing due.
+    private func runQueue(_ handler: QueueHandler) async {
+        let inFlight = NIOLockedValueBox(0)
+        let slotFreed = WakeSignal()
+        let interval = pollInterval
+        let newWork = workQueue.signal
+        await withDiscardingTaskGroup { group in
+            while !Task.isShuttingDownGracefully && !Task.isCancelled {
+                let free = handler.concurrency - inFlight.withLockedValue { $0 }
+                guard free > 0 else {
+                    await cancelWhenGracefulShutdown { await slotFreed.wait(upTo: interval) }
+                    continue
+                }
+                let items: [QueueItem]
+                do {
+                    items = try await workQueue.claim(
+                        queue: handler.queue, limit: free, lease: handler.lease, maxAttempts: handler.policy.maxAttempts
+                    )
+                } catch {
+                    logger.error("queue \(handler.queue): claim failed: \(error)")
+                    items = []
+                }
+                inFlight.withLockedValue { $0 += items.count }
+                for item in items {
+                    group.addTask {
+                        await self.deliver(item, to: handler)
+                        inFlight.withLockedValue { $0 -= 1 }
+                        slotFreed.signal()
+                    }
+                }
+                if items.count < free {
+                    // Nothing more is due: wait for an enqueue in this process or the next poll.
+                    await cancelWhenGracefulShutdown { await newWork.wait(upTo: interval) }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,130 @@
+import Foundation
+import KindredStore
+import Logging
+import NIOConcurrencyHelpers
+
+/// What a queue's items are handed to, and how the queue retries them.
+public struct QueueHandler: Sendable {
+    /// The queue's name.
+    public var queue: String
+    /// Attempts and backoff.
+    public var policy: RetryPolicy
+    /// How long a claim lasts; it must exceed the handler's longest run, or another worker
+    /// may start the same item while the first is still working.
+    public var lease: Duration
+    /// The most items of this queue handled at once by one worker.
+    public var concurrency: Int
+    /// Does the work; throwing schedules a retry (or dead-letters after the last attempt).
+    public var handle: @Sendable (QueueItem) async throws -> Void
+
+    /// Creates a handler (defaults: 8 attempts, 10 s to 1 h backoff, 5-minute lease, 4 at once).
+    public init(
+        queue: String, policy: RetryPolicy = RetryPolicy(), lease: Duration = .seconds(300), concurrency: Int = 4,
+        handle: @escaping @Sendable (QueueItem) async throws -> Void
+    ) {
+        self.queue = queue
+        self.policy = policy
+        self.lease = lease
+        self.concurrency = max(1, concurrency)
+        self.handle = handle
+    }
+}
+
+/// Runs the registered handlers over their queues: a swift-service-lifecycle service that keeps
+/// up to each queue's concurrency of items in flight (claiming more as slots free up), records
+/// each outcome, and polls every `pollInterval` when a queue is empty (or sooner when woken by
+/// an enqueue). `processAvailable()` runs one deterministic round, for tests and tools.
+public final class QueueWorker: Sendable {
+    let workQueue: WorkQueue
+    let logger: Logger
+    let pollInterval: Duration
+    private let handlers = NIOLockedValueBox<[String: QueueHandler]>([:])
+
+    /// Creates a worker with no handlers.
+    public init(queue: WorkQueue, logger: Logger, pollInterval: Duration = .seconds(1)) {
+        self.workQueue = queue
+        self.logger = logger
+        self.pollInterval = pollInterval
+    }
+
+    /// Adds the handler of a queue.
+    /// - Throws: `QueueError.invalidQueueName`, `.duplicateHandler`.
+    public func register(_ handler: QueueHandler) throws(QueueError) {
+        try WorkQueue.validate(queue: handler.queue)
+        let added = handlers.withLockedValue { handlers in
+            guard handlers[handler.queue] == nil else { return false }
+            handlers[handler.queue] = handler
+            return true
+        }
+        guard added else { throw .duplicateHandler(handler.queue) }
+    }
+
+    /// The queues with a handler.
+    public var queues: [String] { handlers.withLockedValue { $0.keys.sorted() } }
+
+    /// The registered handlers, by queue name.
+    var registeredHandlers: [QueueHandler] {
+        handlers.withLockedValue { $0.values.sorted { $0.queue < $1.queue } }
+    }
+
+    /// One round: for every queue, claims up to its concurrency of due items, runs them
+    /// concurrently and records each outcome.
+    /// - Returns: how many items were handled (successfully or not).
+    @discardableResult
+    public func processAvailable() async -> Int {
+        let handlers = handlers.withLockedValue { Array($0.values) }
+        return await withTaskGroup(of: Int.self) { group in
+            for handler in handlers {
+                group.addTask { await self.process(handler) }
+            }
+            return await group.reduce(0, +)
+        }
+    }
+
+    /// Claims and runs one batch of `handler`'s queue.
+    private func process(_ handler: QueueHandler) async -> Int {
+        let items: [QueueItem]
+        do {
+            items = try await workQueue.claim(
+                queue: handler.queue, limit: handler.concurrency, lease: handler.lease,
+                maxAttempts: handler.policy.maxAttempts
+            )
+        } catch {
+            logger.error("queue \(handler.queue): claim failed: \(error)")
+            return 0
+        }
+        await withTaskGroup(of: Void.self) { group in
+            for item in items {
+                group.addTask { await self.deliver(item, to: handler) }
+            }
+        }
+        return items.count
+    }
+
+    /// Runs the handler on one item and records success or failure.
+    func deliver(_ item: QueueItem, to handler: QueueHandler) async {
+        var itemLogger = logger
+        itemLogger[metadataKey: "queue"] = "\(item.queue)"
+        itemLogger[metadataKey: "item"] = "\(item.id)"
+        do {
+            try await handler.handle(item)
+            if try await !workQueue.complete(item) {
+                itemLogger.warning("finished after its lease expired; another worker may have run it again")
+            }
+        } catch {
+            let message = String(describing: error)
+            do {
+                switch try await workQueue.fail(item, error: message, policy: handler.policy) {
+                case .retry(let at):
+                    itemLogger.notice("attempt \(item.attempt) failed, retry at \(at.formatted(.iso8601)): \(message)")
+                case .deadLettered:
+                    itemLogger.error("attempt \(item.attempt) failed, dead-lettered: \(message)")
+                case .stale:
+                    itemLogger.warning("failed after its lease expired: \(message)")
+                }
+            } catch {
+                itemLogger.error("cannot record the failure (the lease will expire and it will be retried): \(error)")
+            }
+        }
+    }
+}

@@ -1,0 +1,139 @@
+import Foundation
+import KindredStore
+import SQLKit
+
+extension WorkQueue {
+    /// What became of a failed item.
+    public enum FailureOutcome: Sendable, Equatable {
+        /// It will be retried at this time.
+        case retry(at: Date)
+        /// It failed its last attempt and moved to the dead-letter table.
+        case deadLettered
+        /// The claim was no longer current (its lease had expired and it was claimed again).
+        case stale
+    }
+
+    /// Claims up to `limit` due items of `queue`, oldest due first, for `lease`.
+    ///
+    /// PostgreSQL selects them `FOR UPDATE SKIP LOCKED`, so concurrent claimers take disjoint
+    /// items without waiting; SQLite claims in one write transaction (a single claimer at a
+    /// time). Each claim counts an attempt and moves `run_at` to the lease's end. An item whose
+    /// lease expired after its last allowed attempt is dead-lettered instead of claimed.
+    /// - Parameters:
+    ///   - queue: the queue.
+    ///   - limit: the most items to claim.
+    ///   - lease: how long the claimer has before the items may be claimed again.
+    ///   - maxAttempts: the queue's attempt limit.
+    /// - Returns: the claimed items.
+    public func claim(queue: String, limit: Int, lease: Duration, maxAttempts: Int) async throws -> [QueueItem] {
+        guard limit >= 1 else { return [] }
+        let now = clock.now().millisecondsSince1970
+        let leaseEnd = now + max(1, lease.milliseconds)
+        let token = UUID().uuidString.lowercased()
+        return try await database.transaction { sql in
+            let due = try await sql.select().columns("id", "attempts").from("kindred_queue_items")
+                .where("queue", .equal, queue).where("run_at", .lessThanOrEqual, now)
+                .orderBy("run_at").limit(limit)
+                .lockingClause(SkipLockedUpdate())
+                .all()
+            var claimable: [String] = []
+            var exhausted: [String] = []
+            for row in due {
+                let id = try row.decode(column: "id", as: String.self)
+                if try row.decode(column: "attempts", as: Int.self) >= maxAttempts {
+                    exhausted.append(id)
+                } else {
+                    claimable.append(id)
+                }
+            }
+            for id in exhausted {
+                try await Self.deadLetter(id: id, error: nil, now: now, on: sql)
+            }
+            guard !claimable.isEmpty else { return [] }
+            return try await sql.update("kindred_queue_items")
+                .set("attempts", to: SQLBinaryExpression(SQLIdentifier("attempts"), .add, SQLLiteral.numeric("1")))
+                .set("run_at", to: leaseEnd).set("lease_until", to: leaseEnd).set("claim_token", to: token)
+                .where("id", .in, claimable)
+                .returning("id", "queue", "payload", "dedupe_key", "attempts", "created_at")
+                .all()
+                .map { row in
+                    QueueItem(
+                        id: try row.decode(column: "id", as: String.self),
+                        queue: try row.decode(column: "queue", as: String.self),
+                        payload: try row.decode(column: "payload", as: String.self),
+                        dedupeKey: try row.decode(column: "dedupe_key", as: String?.self),
+                        attempt: try row.decode(column: "attempts", as: Int.self),
+                        createdAt: Date(millisecondsSince1970: try row.decode(column: "created_at", as: Int64.self)),
+                        leaseUntil: Date(millisecondsSince1970: leaseEnd),
+                        claimToken: token
+                    )
+                }
+                .sorted { $0.createdAt < $1.createdAt }
+        }
+    }
+
+    /// Marks a claimed item done (deletes it).
+    /// - Returns: false when the claim was no longer current (the item was claimed again).
+    @discardableResult
+    public func complete(_ item: QueueItem) async throws -> Bool {
+        let deleted = try await database.sql.delete(from: "kindred_queue_items")
+            .where("id", .equal, item.id).where("claim_token", .equal, item.claimToken)
+            .returning("id").all()
+        return deleted.count == 1
+    }
+
+    /// Records a failed attempt: schedules a retry with full-jitter backoff, or, after the
+    /// policy's last attempt, moves the item to the dead-letter table with `error`.
+    @discardableResult
+    public func fail(_ item: QueueItem, error: String, policy: RetryPolicy) async throws -> FailureOutcome {
+        let now = clock.now()
+        let message = String(error.prefix(2_000))
+        let retryAt = now.addingTimeInterval(policy.delay(afterAttempt: item.attempt, unit: random()).timeInterval)
+        return try await database.transaction { sql in
+            guard let row = try await sql.select().column("attempts").from("kindred_queue_items")
+                .where("id", .equal, item.id).where("claim_token", .equal, item.claimToken)
+                .lockingClause(SQLLockingClause.update).first()
+            else { return .stale }
+            if try row.decode(column: "attempts", as: Int.self) >= policy.maxAttempts {
+                try await Self.deadLetter(id: item.id, error: message, now: now.millisecondsSince1970, on: sql)
+                return .deadLettered
+            }
+            try await sql.update("kindred_queue_items")
+                .set("run_at", to: retryAt.millisecondsSince1970).set("lease_until", to: SQLLiteral.null)
+                .set("claim_token", to: SQLLiteral.null).set("last_error", to: message)
+                .where("id", .equal, item.id).run()
+            return .retry(at: retryAt)
+        }
+    }
+
+    /// Moves an item to the dead-letter table (inside the caller's transaction). A nil `error`
+    /// means its last lease expired without an answer.
+    static func deadLetter(id: String, error: String?, now: Int64, on sql: any SQLDatabase) async throws {
+        guard let row = try await sql.select().column("*").from("kindred_queue_items").where("id", .equal, id).first()
+        else { return }
+        let attempts = try row.decode(column: "attempts", as: Int.self)
+        let previous = try row.decode(column: "last_error", as: String?.self)
+        let reason = error ?? "the worker's lease of attempt \(attempts) expired" + (previous.map { " (earlier error: \($0))" } ?? "")
+        try await sql.insert(into: "kindred_queue_dead_letters")
+            .columns("id", "queue", "payload", "dedupe_key", "attempts", "last_error", "created_at", "failed_at")
+            .values(
+                SQLBind(id), SQLBind(try row.decode(column: "queue", as: String.self)),
+                SQLBind(try row.decode(column: "payload", as: String.self)),
+                SQLBind(try row.decode(column: "dedupe_key", as: String?.self)), SQLBind(attempts),
+                SQLBind(String(reason.prefix(2_000))), SQLBind(try row.decode(column: "created_at", as: Int64.self)),
+                SQLBind(now)
+            )
+            .run()
+        try await sql.delete(from: "kindred_queue_items").where("id", .equal, id).run()
+    }
+}
+
+/// `FOR UPDATE SKIP LOCKED` where the dialect has row locks (PostgreSQL); nothing elsewhere
+/// (SQLite, whose write transaction already makes the claimer the only one).
+struct SkipLockedUpdate: SQLExpression {
+    func serialize(to serializer: inout SQLSerializer) {
+        guard let lock = serializer.dialect.exclusiveSelectLockExpression else { return }
+        lock.serialize(to: &serializer)
+        serializer.write(" SKIP LOCKED")
+    }
+}
