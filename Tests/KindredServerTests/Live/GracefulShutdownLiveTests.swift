@@ -39,7 +39,7 @@ import Testing
         process.waitUntilExit()
         let output = collected.finish()
         #expect(process.terminationStatus == 0, "stderr:\n\(output)")
-        #expect(!FileManager.default.fileExists(atPath: databasePath + "-wal"), "the database was not closed cleanly")
+        #expect(!FileManager.default.fileExists(atPath: databasePath + "-wal"), "the database was not closed cleanly:\n\(output)")
         // The acknowledged write is on disk.
         let count = try ChildProcess.run(
             "/usr/bin/env", ["python3", "-c",
