@@ -131,7 +131,15 @@ let package = Package(
         // temporary directories, pipe draining.
         .target(
             name: "KindredTestSupport",
-            dependencies: ["KindredStore", .product(name: "SQLKit", package: "sql-kit")],
+            dependencies: [
+                "KindredStore",
+                .product(name: "SQLKit", package: "sql-kit"),
+                .product(name: "NIOHTTP2", package: "swift-nio-http2"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ],
             path: "Tests/KindredTestSupport",
             swiftSettings: swiftSettings
         ),
@@ -153,6 +161,20 @@ let package = Package(
             name: "kindred-crypto-bench",
             dependencies: ["KindredCrypto", .product(name: "Crypto", package: "swift-crypto")],
             path: "Benchmarks/CryptoBenchmarks",
+            swiftSettings: swiftSettings
+        ),
+        // scripts/bench-push: the notification pipeline against a local APNs fake.
+        .executableTarget(
+            name: "kindred-push-bench",
+            dependencies: [
+                "KindredServer", "KindredStore", "KindredTestSupport",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "SQLKit", package: "sql-kit"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Benchmarks/PushBench",
             swiftSettings: swiftSettings
         ),
         // The bare Hummingbird server scripts/bench-server measures Kindred's routes against.

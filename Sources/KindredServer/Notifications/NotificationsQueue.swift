@@ -4,9 +4,9 @@ import SQLKit
 
 /// The work-queue side of notifications: one item per queued notification, handled by the
 /// dispatcher, plus the retention job for sent ones.
-enum NotificationsQueue {
+public enum NotificationsQueue {
     /// The queue's name.
-    static let name = "notifications.dispatch"
+    public static let name = "notifications.dispatch"
 
     /// What a failed dispatch throws, so the queue retries it with backoff.
     struct RetryLater: Error, CustomStringConvertible {
@@ -16,7 +16,7 @@ enum NotificationsQueue {
     /// The handler: `sent`/`skipped` complete the item; `deferred` re-queues it for the end of
     /// the quiet window (not a failed attempt); `retry` throws, so the queue backs off and, after
     /// its last attempt, dead-letters the item (the notification is then marked `failed`).
-    static func handler(dispatcher: NotificationDispatcher, queue: WorkQueue, policy: RetryPolicy = RetryPolicy()) -> QueueHandler {
+    public static func handler(dispatcher: NotificationDispatcher, queue: WorkQueue, policy: RetryPolicy = RetryPolicy()) -> QueueHandler {
         QueueHandler(queue: name, policy: policy, lease: .seconds(120), concurrency: 16) { item in
             let id = item.payload
             switch try await dispatcher.dispatch(id) {

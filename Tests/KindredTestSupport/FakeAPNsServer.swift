@@ -1,5 +1,4 @@
 import Foundation
-import KindredTestSupport
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
@@ -9,32 +8,48 @@ import NIOSSL
 
 /// A local stand-in for APNs that speaks only what APNs speaks: HTTP/2 over TLS (ALPN `h2`, no
 /// HTTP/1 fallback). It records every request and answers from a script keyed by device token.
-final class FakeAPNsServer: Sendable {
+public final class FakeAPNsServer: Sendable {
     /// One request as the server received it.
-    struct Received: Sendable {
-        var method: String
-        var path: String
-        var headers: [String: String]
-        var body: Data
+    public struct Received: Sendable {
+        /// The method.
+        public var method: String
+        /// The path.
+        public var path: String
+        /// Header names lower-cased.
+        public var headers: [String: String]
+        /// The body.
+        public var body: Data
     }
 
     /// The answer to a request: status, APNs `reason`, extra headers.
-    struct Answer: Sendable {
-        var status: Int
-        var reason: String?
-        var headers: [String: String] = [:]
+    public struct Answer: Sendable {
+        /// The HTTP status.
+        public var status: Int
+        /// APNs's `reason`.
+        public var reason: String?
+        /// Extra headers.
+        public var headers: [String: String] = [:]
+
+        /// Creates an answer.
+        public init(status: Int, reason: String? = nil, headers: [String: String] = [:]) {
+            self.status = status
+            self.reason = reason
+            self.headers = headers
+        }
     }
 
-    let port: Int
-    let certificatePEM: String
+    /// The loopback port.
+    public let port: Int
+    /// The server certificate, for the client's trust roots.
+    public let certificatePEM: String
     private let channel: any Channel
     private let received = NIOLockedValueBox<[Received]>([])
 
     /// Everything received so far.
-    var requests: [Received] { received.withLockedValue { $0 } }
+    public var requests: [Received] { received.withLockedValue { $0 } }
 
     /// A self-signed P-256 certificate for 127.0.0.1, made with the openssl command line.
-    static func makeCertificate(in folder: TemporaryDirectory) throws -> (certificate: String, key: String) {
+    public static func makeCertificate(in folder: TemporaryDirectory) throws -> (certificate: String, key: String) {
         let key = folder.url.appendingPathComponent("key.pem").path
         let cert = folder.url.appendingPathComponent("cert.pem").path
         let result = try ChildProcess.run(
@@ -49,7 +64,7 @@ final class FakeAPNsServer: Sendable {
 
     /// Starts the server on a free loopback port.
     /// - Parameter respond: the answer for a device token (the last path component).
-    init(folder: TemporaryDirectory, respond: @escaping @Sendable (_ token: String, _ attempt: Int) -> Answer) async throws {
+    public init(folder: TemporaryDirectory, respond: @escaping @Sendable (_ token: String, _ attempt: Int) -> Answer) async throws {
         let (certificatePEM, keyPEM) = try Self.makeCertificate(in: folder)
         self.certificatePEM = certificatePEM
         var tls = TLSConfiguration.makeServerConfiguration(
@@ -85,12 +100,12 @@ final class FakeAPNsServer: Sendable {
     }
 
     /// The openssl command failed.
-    struct OpenSSLFailed: Error, CustomStringConvertible {
-        var description: String
+    public struct OpenSSLFailed: Error, CustomStringConvertible {
+        public var description: String
     }
 
     /// Stops listening.
-    func stop() async {
+    public func stop() async {
         try? await channel.close()
     }
 
