@@ -92,9 +92,7 @@ public struct NotificationDispatcher: Sendable {
             highPriority: true, expiresAt: now.addingTimeInterval(86_400)
         )
         let app = AppID(rawValue: try row.decode(column: "app", as: String.self)) ?? .closer
-        try await sql.update("kindred_notifications").set("state", to: "sending")
-            .set("attempts", to: try row.decode(column: "attempts", as: Int.self) + 1)
-            .where("id", .equal, id).run()
+        let attempts = try row.decode(column: "attempts", as: Int.self) + 1
 
         let accepted = Set(try await sql.select().column("token_id").from("kindred_notification_deliveries")
             .where("notification_id", .equal, id).where("state", .equal, "accepted").all()
@@ -108,30 +106,61 @@ public struct NotificationDispatcher: Sendable {
                     apnsEnvironment: try row.decode(column: "apns_environment", as: String?.self)
                 )
             }
+        // Devices are sent to concurrently; what each provider said is written in ONE transaction
+        // afterwards (acceptances, dead tokens, the new state), so a dispatch costs one commit.
+        let pending = devices.filter { !accepted.contains($0.tokenID) }
+        let results = await withTaskGroup(of: (PushDevice, PushResult).self) { group in
+            for device in pending {
+                let transport = transports.transport(for: app, kind: device.transport)
+                group.addTask { (device, await transport.send(message, to: device)) }
+            }
+            return await group.reduce(into: [(PushDevice, PushResult)]()) { $0.append($1) }
+        }
         var retry: (reason: String, after: Duration?)?
         var delivered = accepted.count
-        for device in devices where !accepted.contains(device.tokenID) {
-            let result = await transports.transport(for: app, kind: device.transport).send(message, to: device)
+        var records: [(PushDevice, String?, String)] = []
+        var deadTokens: [String] = []
+        for (device, result) in results {
             switch result {
             case .accepted(let providerID):
-                try await record(id, device, userID: userID, providerID: providerID, state: "accepted")
+                records.append((device, providerID, "accepted"))
                 delivered += 1
             case .invalidToken(let reason):
                 logger.notice("push token rejected; deleting it", metadata: ["reason": "\(reason)", "transport": "\(device.transport)"])
-                try await sql.delete(from: "kindred_push_tokens").where("id", .equal, device.tokenID).run()
+                deadTokens.append(device.tokenID)
             case .retry(let reason, let after):
                 retry = (reason, [retry?.after, after].compactMap { $0 }.max())
             case .failed(let reason):
                 logger.warning("push failed permanently", metadata: ["reason": "\(reason)", "transport": "\(device.transport)"])
-                try await record(id, device, userID: userID, providerID: nil, state: "failed")
+                records.append((device, nil, "failed"))
             }
         }
-        if let retry {
-            try await sql.update("kindred_notifications").set("last_error", to: retry.reason).where("id", .equal, id).run()
-            return .retry(reason: retry.reason, retryAfter: retry.after)
+        let nowMS = clock.now().millisecondsSince1970
+        let finalRetry = retry
+        let finalRecords = records
+        let finalDeadTokens = deadTokens
+        try await database.transaction { sql in
+            for (device, providerID, state) in finalRecords {
+                try await sql.insert(into: "kindred_notification_deliveries")
+                    .columns("notification_id", "token_id", "user_id", "provider_id", "state", "updated_at")
+                    .values(SQLBind(id), SQLBind(device.tokenID), SQLBind(userID), SQLBind(providerID), SQLBind(state), SQLBind(nowMS))
+                    .onConflict(with: ["notification_id", "token_id"]) {
+                        $0.set(excludedValueOf: "provider_id").set(excludedValueOf: "state").set(excludedValueOf: "updated_at")
+                    }
+                    .run()
+            }
+            if !finalDeadTokens.isEmpty {
+                try await sql.delete(from: "kindred_push_tokens").where("id", .in, finalDeadTokens).run()
+            }
+            var update = sql.update("kindred_notifications").set("attempts", to: attempts)
+            if let finalRetry {
+                update = update.set("state", to: "sending").set("last_error", to: finalRetry.reason)
+            } else {
+                update = update.set("state", to: "sent").set("sent_at", to: nowMS)
+            }
+            try await update.where("id", .equal, id).run()
         }
-        try await sql.update("kindred_notifications").set("state", to: "sent")
-            .set("sent_at", to: clock.now().millisecondsSince1970).where("id", .equal, id).run()
+        if let retry { return .retry(reason: retry.reason, retryAfter: retry.after) }
         return .sent(devices: delivered)
     }
 
@@ -145,14 +174,4 @@ public struct NotificationDispatcher: Sendable {
         try await database.sql.update("kindred_notifications").set("state", to: state).where("id", .equal, id).run()
     }
 
-    private func record(_ id: String, _ device: PushDevice, userID: String, providerID: String?, state: String) async throws {
-        try await database.sql.insert(into: "kindred_notification_deliveries")
-            .columns("notification_id", "token_id", "user_id", "provider_id", "state", "updated_at")
-            .values(SQLBind(id), SQLBind(device.tokenID), SQLBind(userID), SQLBind(providerID), SQLBind(state),
-                    SQLBind(clock.now().millisecondsSince1970))
-            .onConflict(with: ["notification_id", "token_id"]) {
-                $0.set(excludedValueOf: "provider_id").set(excludedValueOf: "state").set(excludedValueOf: "updated_at")
-            }
-            .run()
-    }
 }
