@@ -79,5 +79,5 @@ enum AccountsSchema {
 /// Every migration the server applies: KindredStore's own, then each domain's. Append only.
 public enum ServerMigrations {
     /// The full, ordered list.
-    public static let all: [Migration] = StoreMigrations.all + AccountsSchema.migrations
+    public static let all: [Migration] = StoreMigrations.all + AccountsSchema.migrations + RealtimeSchema.migrations
 }

@@ -11,6 +11,7 @@ struct APIHandler: APIProtocol {
     let metrics: PrometheusCollectorRegistry
     let document: [UInt8]
     let accounts: AccountsController
+    let realtime: RealtimeHub
 
     func getHealth(_ input: Operations.GetHealth.Input) async throws -> Operations.GetHealth.Output {
         .ok(.init(body: .json(.init(status: .ok))))
