@@ -164,6 +164,23 @@ let package = Package(
             path: "Benchmarks/HelloServer",
             swiftSettings: swiftSettings
         ),
+        // Realtime fan-out against a bare hummingbird-websocket broadcast (scripts/bench-realtime).
+        .executableTarget(
+            name: "kindred-realtime-bench",
+            dependencies: [
+                "KindredServer", "KindredStore", "KindredAPI",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ],
+            path: "Benchmarks/RealtimeBench",
+            swiftSettings: swiftSettings
+        ),
         // One conformance suite that runs against SQLite and PostgreSQL.
         .testTarget(
             name: "KindredStoreTests",
