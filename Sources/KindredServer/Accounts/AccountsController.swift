@@ -15,6 +15,8 @@ struct AccountsController: Sendable {
     let rateLimiter: RateLimiter
     let identity: any IdentityVerifying
     let userData: UserDataRegistry
+    /// Announces profile changes on the user's channel (other devices refresh).
+    let realtime: RealtimePublisher
 
     /// A signed-in answer: the tokens, the account, and whether it was just created.
     struct SignedIn: Sendable {

@@ -15,6 +15,8 @@ public struct ServerConfiguration: Sendable {
     public var apps: AppRegistry
     /// Account settings.
     public var auth: AuthConfiguration
+    /// The realtime service's heartbeat, retention and limits.
+    public var realtime: RealtimeSettings = RealtimeSettings()
     /// Verifies Apple and Google identity tokens; nil: `JWKSIdentityVerifier` over the apps' key sets.
     public var identity: (any IdentityVerifying)?
 

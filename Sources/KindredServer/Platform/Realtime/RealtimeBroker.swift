@@ -1,0 +1,143 @@
+import Logging
+
+/// This replica's fan-out: which subscriptions each channel has, and one pump per channel
+/// that reads committed events from the database and hands them to those subscriptions in
+/// sequence order.
+///
+/// The broker learns that a channel has new events from `notified(channel:seq:)` (after a
+/// local commit, or from NOTIFY). It never trusts the notification's order: the pump reads
+/// every row after the last one it delivered, so a late or lost notification leaves no hole.
+actor RealtimeBroker {
+    private struct Channel {
+        var subscribers: [ObjectIdentifier: RealtimeSubscription] = [:]
+        /// The last sequence number handed to the subscribers; nil while it is being read.
+        var lastDelivered: Int64?
+        /// The highest sequence number known to be committed.
+        var wanted: Int64 = 0
+        /// Whether a pump task runs (or the channel is initialising).
+        var pumping = true
+    }
+
+    private var channels: [String: Channel] = [:]
+    private let store: RealtimeEventStore
+    private let logger: Logger
+    /// Rows read per query when catching up.
+    private let batchSize = 500
+
+    init(store: RealtimeEventStore, logger: Logger) {
+        self.store = store
+        self.logger = logger
+    }
+
+    /// Adds a subscription; the first of a channel reads the channel's last sequence number,
+    /// from which live delivery starts.
+    /// - Throws: when the database fails (the subscription is then not added).
+    func attach(_ subscription: RealtimeSubscription) async throws {
+        let name = subscription.channel
+        if channels[name] != nil {
+            channels[name]?.subscribers[ObjectIdentifier(subscription)] = subscription
+            return
+        }
+        channels[name] = Channel(subscribers: [ObjectIdentifier(subscription): subscription])
+        do {
+            let last = try await store.lastSequence(name)
+            guard channels[name] != nil else { return }
+            channels[name]?.lastDelivered = last
+            channels[name]?.wanted = max(channels[name]?.wanted ?? 0, last)
+            channels[name]?.pumping = false
+            startPumpIfNeeded(name)
+        } catch {
+            // Nobody can be served without the starting point: end every subscription that joined meanwhile.
+            let others = channels[name].map { Array($0.subscribers.values) } ?? []
+            for other in others where other !== subscription {
+                other.close(sending: RealtimeFrame.error(.internal, channel: name))
+            }
+            channels[name] = nil
+            throw error
+        }
+    }
+
+    /// Removes a subscription; a channel without subscriptions is forgotten.
+    func detach(_ subscription: RealtimeSubscription) {
+        let name = subscription.channel
+        channels[name]?.subscribers[ObjectIdentifier(subscription)] = nil
+        if let channel = channels[name], channel.subscribers.isEmpty, !channel.pumping {
+            channels[name] = nil
+        }
+    }
+
+    /// Event `seq` of `channel` has committed. Ignored when nobody here subscribes to it.
+    func notified(channel name: String, seq: Int64) {
+        guard channels[name] != nil else { return }
+        channels[name]?.wanted = max(channels[name]?.wanted ?? 0, seq)
+        startPumpIfNeeded(name)
+    }
+
+    /// After missing notifications (the listening connection was lost): checks every channel's
+    /// last sequence number in the database.
+    func resynchronise() async {
+        for name in channels.keys {
+            guard let last = try? await store.lastSequence(name) else { continue }
+            notified(channel: name, seq: last)
+        }
+    }
+
+    /// The subscriptions of a channel.
+    func subscriptions(on name: String) -> [RealtimeSubscription] {
+        channels[name].map { Array($0.subscribers.values) } ?? []
+    }
+
+    /// The subscriptions of a user, on every channel.
+    func subscriptions(of userID: String) -> [RealtimeSubscription] {
+        channels.values.flatMap { $0.subscribers.values.filter { $0.identity.userID == userID } }
+    }
+
+    /// The number of subscriptions on this replica (for tests and metrics).
+    var subscriptionCount: Int { channels.values.reduce(0) { $0 + $1.subscribers.count } }
+
+    private func startPumpIfNeeded(_ name: String) {
+        guard let channel = channels[name], !channel.pumping, let last = channel.lastDelivered,
+            channel.wanted > last
+        else { return }
+        channels[name]?.pumping = true
+        Task { await self.pump(name) }
+    }
+
+    /// Delivers every committed event after `lastDelivered`, in order, until caught up.
+    private func pump(_ name: String) async {
+        var failures = 0
+        while let channel = channels[name], let last = channel.lastDelivered {
+            if channel.subscribers.isEmpty {
+                channels[name] = nil
+                return
+            }
+            guard channel.wanted > last else {
+                channels[name]?.pumping = false
+                return
+            }
+            let events: [RealtimeEvent]
+            do {
+                events = try await store.events(name, after: last, limit: batchSize)
+                failures = 0
+            } catch {
+                failures += 1
+                logger.warning("realtime: reading events failed", metadata: ["channel": "\(name)", "error": "\(error)"])
+                try? await Task.sleep(for: .milliseconds(min(5000, 100 * failures)))
+                continue
+            }
+            guard let current = channels[name] else { return }
+            guard let newest = events.last?.seq else {
+                // Pruned before anyone here read them: nothing left to deliver up to `wanted`.
+                channels[name]?.lastDelivered = current.wanted
+                continue
+            }
+            let subscribers = Array(current.subscribers.values)
+            for event in events {
+                let frame = event.frame
+                for subscriber in subscribers { subscriber.deliver(seq: event.seq, frame: frame) }
+            }
+            channels[name]?.lastDelivered = newest
+            channels[name]?.wanted = max(current.wanted, newest)
+        }
+    }
+}
