@@ -42,8 +42,11 @@ actor RealtimeBroker {
         do {
             let last = try await store.lastSequence(name)
             guard channels[name] != nil else { return }
+            // Read `wanted` before writing: `channels[name]?.x = f(channels[name])` would read
+            // `channels` during its own modification (an exclusivity violation).
+            let wanted = max(channels[name]?.wanted ?? 0, last)
             channels[name]?.lastDelivered = last
-            channels[name]?.wanted = max(channels[name]?.wanted ?? 0, last)
+            channels[name]?.wanted = wanted
             channels[name]?.pumping = false
             startPumpIfNeeded(name)
         } catch {
@@ -68,8 +71,8 @@ actor RealtimeBroker {
 
     /// Event `seq` of `channel` has committed. Ignored when nobody here subscribes to it.
     func notified(channel name: String, seq: Int64) {
-        guard channels[name] != nil else { return }
-        channels[name]?.wanted = max(channels[name]?.wanted ?? 0, seq)
+        guard let channel = channels[name] else { return }
+        channels[name]?.wanted = max(channel.wanted, seq)
         startPumpIfNeeded(name)
     }
 
