@@ -24,6 +24,11 @@ extension KindredError {
     static let heartbeatMissed = refused(
         status: 408, code: "heartbeat_missed", message: "two pings went unanswered; reconnect and resume"
     )
+    /// `shutting_down`: the server is stopping; the connection ends, reconnect (to another
+    /// replica, or after the restart) and resume.
+    static let shuttingDown = refused(
+        status: 503, code: "shutting_down", message: "the server is shutting down; reconnect and resume"
+    )
     /// `too_many_subscriptions`: the connection already has the most subscriptions allowed.
     static func tooManySubscriptions(_ limit: Int) -> KindredError {
         refused(status: 429, code: "too_many_subscriptions", message: "a connection may subscribe to at most \(limit) channels")

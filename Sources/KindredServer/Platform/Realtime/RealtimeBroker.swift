@@ -7,6 +7,10 @@ import Logging
 /// The broker learns that a channel has new events from `notified(channel:seq:)` (after a
 /// local commit, or from NOTIFY). It never trusts the notification's order: the pump reads
 /// every row after the last one it delivered, so a late or lost notification leaves no hole.
+///
+/// Pumps are child tasks of `runPumps()` (run by the hub's `run()`), never unstructured
+/// tasks: when the hub stops, they are cancelled and awaited, so none reads the database
+/// after the service has stopped.
 actor RealtimeBroker {
     private struct Channel {
         var subscribers: [ObjectIdentifier: RealtimeSubscription] = [:]
@@ -23,10 +27,28 @@ actor RealtimeBroker {
     private let logger: Logger
     /// Rows read per query when catching up.
     private let batchSize = 500
+    /// Channels whose pump should start; consumed by `runPumps()`.
+    private let pumpRequests: AsyncStream<String>
+    private let pumpRequestsContinuation: AsyncStream<String>.Continuation
 
     init(store: RealtimeEventStore, logger: Logger) {
         self.store = store
         self.logger = logger
+        (pumpRequests, pumpRequestsContinuation) = AsyncStream.makeStream(of: String.self)
+    }
+
+    /// Runs the channels' pumps as child tasks until the calling task is cancelled, then
+    /// waits for them to end. Call it once (the hub's `run()` does).
+    nonisolated func runPumps() async {
+        await withDiscardingTaskGroup { group in
+            for await name in pumpRequests {
+                group.addTask { await self.pump(name) }
+            }
+            // Cancelled: the pumps see it at their next step; the group waits for them.
+            group.cancelAll()
+        }
+        // Nothing starts a pump any more.
+        pumpRequestsContinuation.finish()
     }
 
     /// Adds a subscription; the first of a channel reads the channel's last sequence number,
@@ -85,6 +107,18 @@ actor RealtimeBroker {
         }
     }
 
+    /// Ends every subscription and its connection with `shutting_down` (the hub has stopped,
+    /// so they would get no more events); the clients resume elsewhere or after the restart.
+    func closeAll() {
+        for channel in channels.values {
+            for subscription in channel.subscribers.values {
+                subscription.close(sending: RealtimeFrame.error(.shuttingDown))
+                subscription.outbox.finish()
+            }
+        }
+        channels = [:]
+    }
+
     /// The subscriptions of a channel.
     func subscriptions(on name: String) -> [RealtimeSubscription] {
         channels[name].map { Array($0.subscribers.values) } ?? []
@@ -103,13 +137,17 @@ actor RealtimeBroker {
             channel.wanted > last
         else { return }
         channels[name]?.pumping = true
-        Task { await self.pump(name) }
+        if case .terminated = pumpRequestsContinuation.yield(name) {
+            // The hub has stopped: no pump runs any more.
+            channels[name]?.pumping = false
+        }
     }
 
-    /// Delivers every committed event after `lastDelivered`, in order, until caught up.
+    /// Delivers every committed event after `lastDelivered`, in order, until caught up or cancelled.
     private func pump(_ name: String) async {
         var failures = 0
-        while let channel = channels[name], let last = channel.lastDelivered {
+        defer { if Task.isCancelled { channels[name]?.pumping = false } }
+        while !Task.isCancelled, let channel = channels[name], let last = channel.lastDelivered {
             if channel.subscribers.isEmpty {
                 channels[name] = nil
                 return

@@ -43,14 +43,24 @@ public final class RealtimeHub: Service, Sendable {
         self.publisher = RealtimePublisher(store: store, clock: clock, broker: broker)
     }
 
-    /// On PostgreSQL, listens for other replicas' events until shutdown (reconnecting after a
-    /// lost connection and then re-reading every subscribed channel); on SQLite, waits.
+    /// Runs the channel pumps and, on PostgreSQL, listens for other replicas' events
+    /// (reconnecting after a lost connection and then re-reading every subscribed channel),
+    /// until graceful shutdown or cancellation.
+    ///
+    /// Every background task of the hub is a child of this call: on shutdown they are
+    /// cancelled and awaited, and only then does it return, so nothing of the hub touches
+    /// the database after it has stopped (the database closes after it).
     public func run() async throws {
-        guard database.supportsNotifications else {
+        await withDiscardingTaskGroup { group in
+            group.addTask { await self.broker.runPumps() }
+            if database.supportsNotifications {
+                group.addTask { await self.listen() }
+            }
+            // Returns on graceful shutdown, throws when cancelled: either way, stop.
             try? await gracefulShutdown()
-            return
+            group.cancelAll()
         }
-        try? await cancelWhenGracefulShutdown { await self.listen() }
+        await broker.closeAll()
     }
 
     private func listen() async {
