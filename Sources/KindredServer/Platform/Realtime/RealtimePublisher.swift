@@ -33,6 +33,7 @@ public struct RealtimePublisher: Sendable {
     /// - Parameter body: the domain's statements (on `transaction.sql`) and its `publish` calls.
     /// - Returns: what `body` returns.
     /// - Throws: what `body` or the database throws (nothing is delivered then).
+    @discardableResult
     public func transaction<T: Sendable>(
         _ body: @escaping @Sendable (RealtimeTransaction) async throws -> T
     ) async throws -> T {
