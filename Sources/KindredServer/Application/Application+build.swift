@@ -67,7 +67,8 @@ extension UserDataRegistry {
 public struct KindredServerParts {
     /// The HTTP routes behind the middleware chain.
     public var router: Router<KindredRequestContext>
-    /// The realtime service; run it as a service of the application.
+    /// The realtime service; run it as a service of the application (listed before the
+    /// server, so it stops after it): without its `run()`, no live event reaches a subscriber.
     public var realtime: RealtimeHub
 
     /// The server's channel setup: HTTP/1.1 with the realtime WebSocket upgrade.
