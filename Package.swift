@@ -45,6 +45,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/swift-server/swift-openapi-async-http-client.git", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.4.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.1"),
     ],
     targets: [
         // Every end-to-end wire format of the five apps. swift-crypto only, no I/O.
@@ -85,11 +86,13 @@ let package = Package(
                 "KindredCrypto",
                 "KindredStore",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "OpenAPIHummingbird", package: "swift-openapi-hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -112,6 +115,7 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -184,6 +188,23 @@ let package = Package(
             path: "Benchmarks/HelloServer",
             swiftSettings: swiftSettings
         ),
+        // Realtime fan-out against a bare hummingbird-websocket broadcast (scripts/bench-realtime).
+        .executableTarget(
+            name: "kindred-realtime-bench",
+            dependencies: [
+                "KindredServer", "KindredStore", "KindredAPI",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ],
+            path: "Benchmarks/RealtimeBench",
+            swiftSettings: swiftSettings
+        ),
         // One conformance suite that runs against SQLite and PostgreSQL.
         .testTarget(
             name: "KindredStoreTests",
@@ -204,6 +225,8 @@ let package = Package(
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 // Runs the platform's scheduler and queue worker as services, as the server does.

@@ -55,8 +55,8 @@ struct AccountStore: Sendable {
     }
 
     /// Writes the profile fields of `user`.
-    func updateProfile(_ user: UserRecord) async throws {
-        try await database.sql.update("kindred_users")
+    func updateProfile(_ user: UserRecord, on sql: (any SQLDatabase)? = nil) async throws {
+        try await (sql ?? database.sql).update("kindred_users")
             .set("display_name", to: user.displayName).set("first_name", to: user.firstName)
             .set("last_name", to: user.lastName).set("photo_url", to: user.photoUrl)
             .set("time_zone", to: user.timeZone).set("locale", to: user.locale)

@@ -28,8 +28,19 @@ extension AccountsController {
         if let value = change.timeZone { record.timeZone = try AccountInput.timeZone(value) }
         if let value = change.locale { record.locale = try AccountInput.locale(value) }
         record.updatedAt = clock.now().millisecondsSince1970
-        try await store.updateProfile(record)
-        return try await representation(of: record)
+        let updated = try await representation(of: record)
+        let store = store
+        let realtime = realtime
+        let changed = record
+        // The change and its `profile.updated` event commit together; the user's other devices
+        // subscribed to `user:<id>` get the new profile.
+        try await realtime.transaction { transaction in
+            try await store.updateProfile(changed, on: transaction.sql)
+            try await realtime.publish(
+                channel: .user(changed.id), type: "profile.updated", data: updated, on: transaction
+            )
+        }
+        return updated
     }
 
     /// Deletes everything the account owns (every registered domain), then the account.

@@ -19,6 +19,8 @@ struct AccountsController: Sendable {
     let outbox: NotificationOutbox
     /// Woken after such a notification commits, so it goes out at once.
     let queue: WorkQueue
+    /// Announces profile changes on the user's channel (other devices refresh).
+    let realtime: RealtimePublisher
 
     /// A signed-in answer: the tokens, the account, and whether it was just created.
     struct SignedIn: Sendable {

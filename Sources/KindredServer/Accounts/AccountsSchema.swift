@@ -80,5 +80,5 @@ enum AccountsSchema {
 public enum ServerMigrations {
     /// The full, ordered list.
     public static let all: [Migration] = StoreMigrations.all + AccountsSchema.migrations
-        + JobsSchema.migrations + QueueSchema.migrations + NotificationsSchema.migrations
+        + JobsSchema.migrations + QueueSchema.migrations + RealtimeSchema.migrations + NotificationsSchema.migrations
 }

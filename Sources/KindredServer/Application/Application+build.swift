@@ -1,4 +1,6 @@
 import Hummingbird
+import HummingbirdCore
+import HummingbirdWebSocket
 import KindredAPI
 import KindredStore
 import Logging
@@ -28,6 +30,12 @@ public struct Dependencies: Sendable {
     public var platform: Platform
     /// Each app's push transports (the log transport where none is configured).
     public var pushTransports: PushTransports
+    /// The realtime service's heartbeat, retention and limits.
+    public var realtime: RealtimeSettings = RealtimeSettings()
+    /// Who may read each kind of realtime channel (`user` is built in).
+    public var channelAuthorizers: ChannelAuthorizers = ChannelAuthorizers()
+    /// The logger of long-running services (the realtime hub).
+    public var logger: Logger = Logger(label: "kindred")
 
     /// Creates the dependencies.
     public init(
@@ -56,8 +64,22 @@ extension UserDataRegistry {
         var registry = UserDataRegistry()
         registry.register(AccountsController.userDataEntry)
         registry.register(NotificationsSchema.userDataEntry)
+        registry.register(RealtimeSchema.userDataEntry)
         return registry
     }
+}
+
+/// What the server is made of: the HTTP router, and the realtime hub (a service, and the
+/// WebSocket upgrade on `/v1/realtime`).
+public struct KindredServerParts {
+    /// The HTTP routes behind the middleware chain.
+    public var router: Router<KindredRequestContext>
+    /// The realtime service; run it as a service of the application (listed before the
+    /// server, so it stops after it): without its `run()`, no live event reaches a subscriber.
+    public var realtime: RealtimeHub
+
+    /// The server's channel setup: HTTP/1.1 with the realtime WebSocket upgrade.
+    public var serverBuilder: HTTPServerBuilder { realtime.serverBuilder() }
 }
 
 /// Builds the router: the middleware chain, then the routes of the OpenAPI document.
@@ -66,6 +88,12 @@ extension UserDataRegistry {
 /// Errors thrown anywhere below become the JSON envelope before metrics count them.
 /// - Throws: when the signing keys cannot be loaded or the generated handlers registered.
 public func buildRouter(_ dependencies: Dependencies) async throws -> Router<KindredRequestContext> {
+    try await buildServerParts(dependencies).router
+}
+
+/// Builds the router and the realtime hub.
+/// - Throws: when the signing keys cannot be loaded or the generated handlers registered.
+public func buildServerParts(_ dependencies: Dependencies) async throws -> KindredServerParts {
     let router = Router(context: KindredRequestContext.self)
     router.add(middleware: RequestIDMiddleware())
     router.add(middleware: MetricsMiddleware(factory: PrometheusMetricsFactory(registry: dependencies.metrics)))
@@ -73,35 +101,56 @@ public func buildRouter(_ dependencies: Dependencies) async throws -> Router<Kin
     router.add(middleware: BodyLimitMiddleware(limit: dependencies.maxBodySize))
     router.add(middleware: AppMiddleware(registry: dependencies.apps))
     router.add(middleware: RequestScopeMiddleware(trustedProxies: dependencies.auth.trustedProxies))
+    let tokens = try await makeTokenService(dependencies)
+    var realtimeLogger = dependencies.logger
+    realtimeLogger[metadataKey: "service"] = "realtime"
+    let realtime = RealtimeHub(
+        database: dependencies.database, clock: dependencies.clock, settings: dependencies.realtime,
+        authorizers: dependencies.channelAuthorizers, tokens: tokens, apps: dependencies.apps, logger: realtimeLogger
+    )
     let notifications = try makeNotificationsController(dependencies)
     let operations = APIHandler(
         database: dependencies.database, metrics: dependencies.metrics, document: dependencies.openAPIDocument,
-        accounts: try await makeAccountsController(dependencies, outbox: notifications.outbox),
-        notifications: notifications
+        accounts: try makeAccountsController(
+            dependencies, tokens: tokens, realtime: realtime.publisher, outbox: notifications.outbox
+        ),
+        notifications: notifications,
+        realtime: realtime
     )
     // Compact, key-sorted JSON: the same bytes as the error envelope, and stable for clients.
     try operations.registerHandlers(
         on: router, configuration: .init(jsonEncodingOptions: [.sortedKeys, .withoutEscapingSlashes])
     )
-    return router
+    realtime.addFallbackRoute(to: router)
+    return KindredServerParts(router: router, realtime: realtime)
 }
 
-/// Builds the accounts domain: loads (or creates) the token signing key, starts the hasher.
-func makeAccountsController(_ dependencies: Dependencies, outbox: NotificationOutbox) async throws -> AccountsController {
+/// Loads (or creates) the token signing key.
+func makeTokenService(_ dependencies: Dependencies) async throws -> TokenService {
+    let codec = try await SigningKeyStore.load(dependencies.database, clock: dependencies.clock)
+    return TokenService(
+        database: dependencies.database, clock: dependencies.clock, codec: codec, settings: dependencies.auth
+    )
+}
+
+/// Builds the accounts domain and starts the hasher.
+func makeAccountsController(
+    _ dependencies: Dependencies, tokens: TokenService, realtime: RealtimePublisher, outbox: NotificationOutbox
+) throws -> AccountsController {
     let database = dependencies.database
     let clock = dependencies.clock
     let auth = dependencies.auth
-    let codec = try await SigningKeyStore.load(database, clock: clock)
     return AccountsController(
         database: database, clock: clock, settings: auth,
         store: AccountStore(database: database, clock: clock),
-        tokens: TokenService(database: database, clock: clock, codec: codec, settings: auth),
+        tokens: tokens,
         hasher: try PasswordHasher(parameters: auth.passwordParameters, maxConcurrent: auth.maxConcurrentHashes),
         rateLimiter: RateLimiter(database: database, clock: clock),
         identity: dependencies.identity,
         userData: .server(),
         outbox: outbox,
-        queue: dependencies.platform.queue
+        queue: dependencies.platform.queue,
+        realtime: realtime
     )
 }
 
@@ -138,9 +187,10 @@ public func buildApplication(
         try await Migrator(ServerMigrations.all).migrate(database, logger: logger)
         let clock = SystemClock()
         let platform = try Platform.server(
-            database: database, clock: clock, logger: logger, settings: configuration.platform
+            database: database, clock: clock, logger: logger, settings: configuration.platform,
+            realtime: configuration.realtime
         )
-        let dependencies = Dependencies(
+        var dependencies = Dependencies(
             database: database,
             apps: configuration.apps,
             metrics: PrometheusCollectorRegistry(),
@@ -152,15 +202,18 @@ public func buildApplication(
             platform: platform,
             pushTransports: try PushTransports.configured(apps: configuration.apps, client: .shared, clock: clock, logger: logger)
         )
-        let router = try await buildRouter(dependencies)
+        dependencies.realtime = configuration.realtime
+        dependencies.logger = logger
+        let parts = try await buildServerParts(dependencies)
         return Application(
-            router: router,
+            router: parts.router,
+            server: parts.serverBuilder,
             configuration: .init(
                 address: .hostname(configuration.host, port: configuration.port),
                 serverName: "kindred"
             ),
-            // Shut down in reverse: the HTTP server, then the platform's workers, then the database.
-            services: [DatabaseService(database: database)] + platform.services,
+            // Stopped in reverse order: the server, the realtime hub, the platform's workers, then the database.
+            services: [DatabaseService(database: database)] + platform.services + [parts.realtime],
             logger: logger
         )
     } catch {

@@ -17,6 +17,8 @@ public struct ServerConfiguration: Sendable {
     public var auth: AuthConfiguration
     /// Scheduled jobs and work queue settings.
     public var platform: Platform.Settings
+    /// The realtime service's heartbeat, retention and limits.
+    public var realtime: RealtimeSettings = RealtimeSettings()
     /// Verifies Apple and Google identity tokens; nil: `JWKSIdentityVerifier` over the apps' key sets.
     public var identity: (any IdentityVerifying)?
 

@@ -147,6 +147,24 @@ public struct ServerSettings: Sendable {
         }
     }
 
+    /// The `realtime.*` keys.
+    static func resolveRealtime(_ config: ConfigReader) throws -> RealtimeSettings {
+        var realtime = RealtimeSettings()
+        func positive(_ key: String, _ fallback: Int) throws -> Int {
+            let value = config.int(forKey: ConfigKey(key.split(separator: ".").map(String.init)), default: fallback)
+            guard value >= 1 else { throw Invalid(description: "\(key) must be at least 1, not \(value)") }
+            return value
+        }
+        realtime.heartbeatInterval = .milliseconds(try positive("realtime.heartbeatMs", 30_000))
+        realtime.retentionAge = .seconds(try positive("realtime.retentionSeconds", 86_400))
+        realtime.retentionCount = try positive("realtime.retentionCount", realtime.retentionCount)
+        realtime.maxSubscriptionsPerConnection = try positive(
+            "realtime.maxSubscriptionsPerConnection", realtime.maxSubscriptionsPerConnection
+        )
+        realtime.outboundQueueLimit = try positive("realtime.outboundQueueLimit", realtime.outboundQueueLimit)
+        return realtime
+    }
+
     /// The `auth.*` and `trustedProxies` keys.
     static func resolveAuth(_ config: ConfigReader) throws -> AuthConfiguration {
         var auth = AuthConfiguration()
@@ -225,6 +243,7 @@ public struct ServerSettings: Sendable {
         server.apps = AppRegistry(apps)
         server.auth = try resolveAuth(config)
         server.platform = try resolvePlatform(config)
+        server.realtime = try resolveRealtime(config)
 
         let levelText = flags.logLevel ?? config.string(forKey: "logLevel", default: "info")
         guard let level = Logger.Level(rawValue: levelText.lowercased()) else {

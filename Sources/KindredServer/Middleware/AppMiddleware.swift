@@ -5,8 +5,8 @@ import Hummingbird
 struct AppMiddleware: RouterMiddleware {
     typealias Context = KindredRequestContext
 
-    /// The routes that belong to no app.
-    static let exemptPaths: Set<String> = ["/health", "/ready", "/metrics", "/openapi.yaml"]
+    /// The routes that belong to no app (`/v1/realtime` takes its app from the header or the ticket itself).
+    static let exemptPaths: Set<String> = ["/health", "/ready", "/metrics", "/openapi.yaml", "/v1/realtime"]
 
     let registry: AppRegistry
 

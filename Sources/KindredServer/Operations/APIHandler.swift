@@ -12,6 +12,7 @@ struct APIHandler: APIProtocol {
     let document: [UInt8]
     let accounts: AccountsController
     let notifications: NotificationsController
+    let realtime: RealtimeHub
 
     func getHealth(_ input: Operations.GetHealth.Input) async throws -> Operations.GetHealth.Output {
         .ok(.init(body: .json(.init(status: .ok))))

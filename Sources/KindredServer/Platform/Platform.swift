@@ -58,13 +58,15 @@ public struct Platform: Sendable {
     /// both build it here, so an operator sees and runs exactly the server's jobs.
     /// - Throws: `JobError` when two jobs share a name or a schedule is invalid.
     public static func server(
-        database: Database, clock: any WallClock, logger: Logger, settings: Settings = Settings()
+        database: Database, clock: any WallClock, logger: Logger, settings: Settings = Settings(),
+        realtime: RealtimeSettings = RealtimeSettings()
     ) throws -> Platform {
         let platform = Platform(database: database, clock: clock, logger: logger, settings: settings)
         try platform.registerHousekeeping(database: database, clock: clock)
         try AccountsJobs.register(on: platform)
         try NotificationsQueue.registerJobs(on: platform)
-        // Later domains add their registration here (realtime events, …).
+        try RealtimeEventStore.registerJobs(on: platform, settings: realtime)
+        // Later domains add their registration here.
         return platform
     }
 

@@ -11,7 +11,8 @@ func withPlatform<T>(_ options: ServerOptions, _ body: (Platform) async throws -
     do {
         try await Migrator(ServerMigrations.all).migrate(database, logger: logger)
         let platform = try Platform.server(
-            database: database, clock: SystemClock(), logger: logger, settings: settings.server.platform
+            database: database, clock: SystemClock(), logger: logger, settings: settings.server.platform,
+            realtime: settings.server.realtime
         )
         let result = try await body(platform)
         await database.close()

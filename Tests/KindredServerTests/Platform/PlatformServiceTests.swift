@@ -29,7 +29,7 @@ import Testing
                     try await Task.sleep(for: .milliseconds(10))
                 }
                 #expect(handled.all == ["hello": 1])
-                #expect(ContinuousClock.now - started < .seconds(5))
+                #expect(ContinuousClock.now - started < .seconds(15))  // the poll interval is 30 s; a loaded CI machine is slow
                 await group.triggerGracefulShutdown()
                 try await tasks.waitForAll()
             }

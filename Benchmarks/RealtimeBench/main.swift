@@ -1,0 +1,168 @@
+import Synchronization
+import AsyncHTTPClient
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdWSClient
+import KindredAPI
+import KindredServer
+import KindredStore
+import Logging
+import NIOCore
+import Prometheus
+
+// Realtime fan-out benchmark (scripts/bench-realtime): N WebSocket subscribers on one channel,
+// E events published back to back, each in its own committed transaction; measured: deliveries
+// per second and commit-to-delivery latency. Baseline in the same run: a bare
+// hummingbird-websocket server broadcasting E frames to N connections.
+// Usage: kindred-realtime-bench [SUBSCRIBERS] [EVENTS] [DATABASE_URL]
+
+let arguments = CommandLine.arguments
+let subscriberCount = arguments.count > 1 ? Int(arguments[1]) ?? 1000 : 1000
+let eventCount = arguments.count > 2 ? Int(arguments[2]) ?? 200 : 200
+var logger = Logger(label: "bench")
+logger.logLevel = .error
+
+/// Allows every user to read `bench:*`.
+struct AllowAll: ChannelAuthorizing {
+    func mayRead(_ channel: RealtimeChannel, userID: String, app: AppID) async throws -> Bool { true }
+}
+
+/// A free loopback port.
+func freePort() throws -> Int {
+    let channel = try ServerBootstrapPort.find()
+    return channel
+}
+
+/// Opens `count` subscribers; each calls `onFrame` per text frame, and `subscribe` is sent first.
+func openSubscribers(
+    count: Int, url: String, headers: HTTPFields, subscribe: String?, onFrame: @escaping @Sendable (String) -> Void
+) -> [Task<Void, Never>] {
+    (0..<count).map { _ in
+        Task {
+            _ = try? await WebSocketClient.connect(
+                url: url, configuration: .init(maxFrameSize: 1 << 16, additionalHeaders: headers), logger: logger
+            ) { inbound, outbound, _ in
+                if let subscribe { try await outbound.write(.text(subscribe)) }
+                for try await message in inbound.messages(maxSize: 1 << 16) {
+                    if case .text(let text) = message {
+                        if text == #"{"op":"ping"}"# { try await outbound.write(.text(#"{"op":"pong"}"#)); continue }
+                        onFrame(text)
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Waits until `condition` holds, up to `seconds`.
+func wait(_ seconds: Double, _ condition: () -> Bool) async throws -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline {
+        if condition() { return true }
+        try await Task.sleep(for: .milliseconds(5))
+    }
+    return condition()
+}
+
+/// The `"n":<int>` of a frame.
+func index(in frame: String) -> Int? {
+    guard let range = frame.range(of: #""n":"#) else { return nil }
+    return Int(frame[range.upperBound...].prefix { $0.isNumber })
+}
+
+// MARK: - Kindred
+
+let folder = FileManager.default.temporaryDirectory.appendingPathComponent("kindred-realtime-bench-\(UUID().uuidString)")
+defer { try? FileManager.default.removeItem(at: folder) }
+let databaseURL = arguments.count > 3 ? try DatabaseURL(parsing: arguments[3]) : .sqlite(path: folder.appendingPathComponent("bench.sqlite").path)
+let database = try await Database.open(DatabaseConfiguration(url: databaseURL, maxConnections: 8))
+try await Migrator(ServerMigrations.all).migrate(database, logger: logger)
+var auth = AuthConfiguration()
+auth.loopbackExempt = true
+var dependencies = Dependencies(
+    database: database, apps: .developmentDefaults, metrics: PrometheusCollectorRegistry(),
+    openAPIDocument: try OpenAPIDocument.load(), maxBodySize: 1 << 20, auth: auth, identity: UnavailableIdentityVerifier()
+)
+dependencies.channelAuthorizers.register(kind: "bench", AllowAll())
+dependencies.logger = logger
+let parts = try await buildServerParts(dependencies)
+let kindredPort = try freePort()
+let kindred = Application(
+    router: parts.router, server: parts.serverBuilder,
+    configuration: .init(address: .hostname("127.0.0.1", port: kindredPort)), services: [parts.realtime], logger: logger
+)
+let kindredTask = Task { try await kindred.runService() }
+try await Task.sleep(for: .milliseconds(500))
+
+var request = HTTPClientRequest(url: "http://127.0.0.1:\(kindredPort)/v1/auth/anonymous")
+request.method = .POST
+request.headers.add(name: "X-Kindred-App", value: "closer")
+let response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
+let body = try await response.body.collect(upTo: 1 << 20)
+let session = try JSONSerialization.jsonObject(with: Data(body.readableBytesView)) as? [String: Any]
+guard let token = session?["accessToken"] as? String else { fatalError("no token: \(String(buffer: body))") }
+
+let kindredRecorder = LatencyRecorder()
+let subscribed = Mutex(0)
+var headers = HTTPFields()
+headers[.authorization] = "Bearer \(token)"
+headers[HTTPField.Name("X-Kindred-App")!] = "closer"
+let kindredSubscribers = openSubscribers(
+    count: subscriberCount, url: "ws://127.0.0.1:\(kindredPort)/v1/realtime", headers: headers,
+    subscribe: #"{"op":"subscribe","channel":"bench:fanout"}"#
+) { frame in
+    if frame.hasPrefix(#"{"op":"subscribed""#) { subscribed.withLock { $0 += 1 } } else if let n = index(in: frame) {
+        kindredRecorder.received(n)
+    }
+}
+guard try await wait(60, { subscribed.withLock { $0 } == subscriberCount }) else {
+    fatalError("only \(subscribed.withLock { $0 }) of \(subscriberCount) subscribed")
+}
+let channel = try RealtimeChannel("bench:fanout")
+let publisher = parts.realtime.publisher
+for n in 0..<eventCount {
+    try await publisher.transaction { transaction in
+        try await publisher.publish(channel: channel, type: "bench.tick", data: ["n": n], on: transaction)
+    }
+    kindredRecorder.sent(n)
+}
+let kindredComplete = try await wait(120) { kindredRecorder.deliveries == subscriberCount * eventCount }
+let kindredSummary = kindredRecorder.summary()
+for task in kindredSubscribers { task.cancel() }
+kindredTask.cancel()
+
+// MARK: - Baseline
+
+let bare = BareBroadcastServer()
+let barePort = try freePort()
+let bareTask = Task { try await bare.application(port: barePort).runService() }
+try await Task.sleep(for: .milliseconds(500))
+let bareRecorder = LatencyRecorder()
+let bareSubscribers = openSubscribers(
+    count: subscriberCount, url: "ws://127.0.0.1:\(barePort)/ws", headers: [:], subscribe: nil
+) { frame in
+    if let n = index(in: frame) { bareRecorder.received(n) }
+}
+guard try await wait(60, { bare.count == subscriberCount }) else { fatalError("baseline: only \(bare.count) connected") }
+for n in 0..<eventCount {
+    bareRecorder.sent(n)
+    bare.broadcast(#"{"op":"event","channel":"bench:fanout","seq":\#(n + 1),"type":"bench.tick","data":{"n":\#(n)}}"#)
+    await Task.yield()
+}
+let bareComplete = try await wait(120) { bareRecorder.deliveries == subscriberCount * eventCount }
+let bareSummary = bareRecorder.summary()
+for task in bareSubscribers { task.cancel() }
+bareTask.cancel()
+await database.close()
+
+func line(_ name: String, _ s: (perSecond: Double, p50: Double, p99: Double, max: Double), complete: Bool) -> String {
+    String(
+        format: "%@  %9.0f deliveries/s   p50 %7.2f ms   p99 %7.2f ms   max %7.2f ms%@",
+        name, s.perSecond, s.p50, s.p99, s.max, complete ? "" : "   (INCOMPLETE)"
+    )
+}
+print("realtime fan-out: \(subscriberCount) subscribers × \(eventCount) events on \(database.sql.dialect.name)")
+print(line("kindred (commit → delivery)    ", kindredSummary, complete: kindredComplete))
+print(line("bare hummingbird-websocket     ", bareSummary, complete: bareComplete))
+print(String(format: "ratio (kindred / bare throughput): %.2f", kindredSummary.perSecond / max(bareSummary.perSecond, 1)))

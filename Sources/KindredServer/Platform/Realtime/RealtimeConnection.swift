@@ -1,0 +1,118 @@
+import HummingbirdWebSocket
+import NIOConcurrencyHelpers
+
+/// One client's WebSocket: reads its frames, writes queued frames, sends heartbeats and ends
+/// its subscriptions when it closes.
+///
+/// Three tasks share the socket: a reader (client frames, handled one at a time), a writer
+/// (the only one that writes, in queue order) and a heartbeat. The connection ends when the
+/// client closes, misses two pings, or reads too slowly for its queue.
+struct RealtimeConnection: Sendable {
+    let hub: RealtimeHub
+    let identity: RealtimeIdentity
+
+    /// The subscriptions of this connection by channel name.
+    final class Subscriptions: Sendable {
+        let byChannel = NIOLockedValueBox<[String: RealtimeSubscription]>([:])
+    }
+
+    private enum Role: Sendable { case reader, writer, heartbeat }
+
+    /// Serves the connection until it ends.
+    func serve(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async {
+        let (frames, continuation) = AsyncStream.makeStream(
+            of: String.self, bufferingPolicy: .bufferingOldest(hub.settings.outboundQueueLimit)
+        )
+        let outbox = RealtimeOutbox(continuation)
+        let subscriptions = Subscriptions()
+        let unansweredPings = NIOLockedValueBox(0)
+        let settings = hub.settings
+
+        await withTaskGroup(of: Role.self) { group in
+            group.addTask {
+                for await frame in frames {
+                    do {
+                        try await outbound.write(.text(frame))
+                    } catch {
+                        break
+                    }
+                }
+                return .writer
+            }
+            group.addTask {
+                while !Task.isCancelled {
+                    do {
+                        try await Task.sleep(for: settings.heartbeatInterval)
+                    } catch {
+                        break
+                    }
+                    let missed = unansweredPings.withLockedValue { count in
+                        defer { count += 1 }
+                        return count
+                    }
+                    if missed >= 2 {
+                        outbox.send(RealtimeFrame.error(.heartbeatMissed))
+                        outbox.finish()
+                        break
+                    }
+                    outbox.send(RealtimeFrame.ping)
+                }
+                return .heartbeat
+            }
+            group.addTask {
+                do {
+                    for try await message in inbound.messages(maxSize: settings.maxClientFrameSize) {
+                        guard case .text(let text) = message else {
+                            outbox.send(RealtimeFrame.error(.badRequest("frames are JSON text")))
+                            continue
+                        }
+                        await handle(text, outbox: outbox, subscriptions: subscriptions, pings: unansweredPings)
+                    }
+                } catch {
+                    outbox.send(RealtimeFrame.error(.badRequest("frames are at most \(settings.maxClientFrameSize) bytes")))
+                }
+                outbox.finish()
+                return .reader
+            }
+            // The writer ends last: after the reader or heartbeat finished the queue, or when
+            // the socket fails. Then nothing is left to do.
+            while let role = await group.next() {
+                if role == .writer {
+                    outbox.finish()
+                    group.cancelAll()
+                }
+            }
+        }
+        for subscription in subscriptions.byChannel.withLockedValue({ Array($0.values) }) {
+            subscription.close(sending: nil)
+            await hub.broker.detach(subscription)
+        }
+    }
+
+    /// Handles one client frame.
+    private func handle(
+        _ text: String, outbox: RealtimeOutbox, subscriptions: Subscriptions, pings: NIOLockedValueBox<Int>
+    ) async {
+        let frame: RealtimeFrame.Client
+        do {
+            frame = try RealtimeFrame.parse(text)
+        } catch {
+            outbox.send(RealtimeFrame.error(error))
+            return
+        }
+        switch frame {
+        case .pong:
+            pings.withLockedValue { $0 = 0 }
+        case .unsubscribe(let channel):
+            guard let subscription = subscriptions.byChannel.withLockedValue({ $0.removeValue(forKey: channel) }) else {
+                outbox.send(RealtimeFrame.unsubscribed(channel, reason: "requested"))
+                return
+            }
+            if subscription.close(sending: RealtimeFrame.unsubscribed(channel, reason: "requested")) {
+                await hub.broker.detach(subscription)
+            }
+        case .subscribe(let channel, let after):
+            await subscribe(channel, after: after, outbox: outbox, subscriptions: subscriptions)
+        }
+    }
+}

@@ -1,0 +1,104 @@
+import KindredStore
+import SQLKit
+
+/// The realtime tables: sequence counters, retained events, pruning.
+struct RealtimeEventStore: Sendable {
+    let database: Database
+
+    /// Hands out the channel's next sequence number inside the caller's transaction.
+    ///
+    /// The upsert takes the channel row's write lock until the transaction ends, so publishers
+    /// of one channel commit in sequence order and a rolled-back number is handed out again.
+    func nextSequence(_ channel: String, on sql: any SQLDatabase) async throws -> Int64 {
+        let row = try await sql.raw("""
+            INSERT INTO kindred_realtime_channels (channel, last_seq) VALUES (\(bind: channel), 1)
+            ON CONFLICT (channel) DO UPDATE SET last_seq = kindred_realtime_channels.last_seq + 1
+            RETURNING last_seq
+            """).first()
+        guard let row else { throw KindredError.internal }
+        return try row.decode(column: "last_seq", as: Int64.self)
+    }
+
+    /// Stores an event (inside the transaction that numbered it).
+    func insert(_ event: RealtimeEvent, ownerUserID: String?, on sql: any SQLDatabase) async throws {
+        try await sql.insert(into: "kindred_realtime_events")
+            .columns("channel", "seq", "type", "data", "user_id", "created_at")
+            .values(
+                SQLBind(event.channel), SQLBind(event.seq), SQLBind(event.type), SQLBind(event.data),
+                SQLBind(ownerUserID), SQLBind(event.createdAt)
+            )
+            .run()
+    }
+
+    /// The channel's last committed sequence number (0 when it never had an event).
+    func lastSequence(_ channel: String) async throws -> Int64 {
+        let row = try await database.sql.select().column("last_seq").from("kindred_realtime_channels")
+            .where("channel", .equal, channel).first()
+        return try row?.decode(column: "last_seq", as: Int64.self) ?? 0
+    }
+
+    /// The oldest retained sequence number of the channel, nil when none is retained.
+    func oldestRetained(_ channel: String) async throws -> Int64? {
+        let row = try await database.sql.select().column(SQLFunction("MIN", args: SQLIdentifier("seq")), as: "oldest")
+            .from("kindred_realtime_events").where("channel", .equal, channel).first()
+        return try row?.decode(column: "oldest", as: Int64?.self)
+    }
+
+    /// Committed events of the channel after `seq`, in order, at most `limit`.
+    func events(_ channel: String, after seq: Int64, limit: Int) async throws -> [RealtimeEvent] {
+        try await database.sql.select().columns("seq", "type", "data", "created_at").from("kindred_realtime_events")
+            .where("channel", .equal, channel).where("seq", .greaterThan, seq)
+            .orderBy("seq").limit(limit).all()
+            .map { row in
+                RealtimeEvent(
+                    channel: channel, seq: try row.decode(column: "seq", as: Int64.self),
+                    type: try row.decode(column: "type", as: String.self),
+                    data: try row.decode(column: "data", as: String.self),
+                    createdAt: try row.decode(column: "created_at", as: Int64.self)
+                )
+            }
+    }
+
+    /// Deletes events older than `olderThan` (ms since 1970) and those beyond the newest
+    /// `keepPerChannel` of their channel, in batches of `batchSize`, and tickets past their expiry.
+    /// Channel counters are kept, so numbering never restarts.
+    /// - Returns: the number of events deleted.
+    func prune(olderThan: Int64, keepPerChannel: Int, now: Int64, batchSize: Int) async throws -> Int {
+        var deleted = 0
+        // Past the age limit.
+        while true {
+            let rows = try await database.sql.select().columns("channel", "seq").from("kindred_realtime_events")
+                .where("created_at", .lessThan, olderThan).limit(batchSize).all()
+            deleted += try await delete(rows)
+            if rows.count < batchSize { break }
+        }
+        // Beyond the count limit of their channel.
+        while true {
+            let rows = try await database.sql.raw("""
+                SELECT e.channel, e.seq FROM kindred_realtime_events e
+                JOIN kindred_realtime_channels c ON c.channel = e.channel
+                WHERE e.seq <= c.last_seq - \(bind: Int64(keepPerChannel))
+                LIMIT \(bind: batchSize)
+                """).all()
+            deleted += try await delete(rows)
+            if rows.count < batchSize { break }
+        }
+        try await database.sql.delete(from: "kindred_realtime_tickets").where("expires_at", .lessThanOrEqual, now).run()
+        return deleted
+    }
+
+    /// Deletes the events named by (channel, seq) rows.
+    private func delete(_ rows: [any SQLRow]) async throws -> Int {
+        guard !rows.isEmpty else { return 0 }
+        var byChannel: [String: [Int64]] = [:]
+        for row in rows {
+            byChannel[try row.decode(column: "channel", as: String.self), default: []]
+                .append(try row.decode(column: "seq", as: Int64.self))
+        }
+        for (channel, seqs) in byChannel {
+            try await database.sql.delete(from: "kindred_realtime_events")
+                .where("channel", .equal, channel).where("seq", .in, seqs).run()
+        }
+        return rows.count
+    }
+}

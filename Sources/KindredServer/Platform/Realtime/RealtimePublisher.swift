@@ -1,0 +1,97 @@
+import Foundation
+import KindredStore
+import NIOConcurrencyHelpers
+import SQLKit
+
+/// A database transaction that may publish realtime events; what it published is delivered
+/// once it has committed (and never when it rolls back).
+public final class RealtimeTransaction: Sendable {
+    /// The transaction's connection: run the domain's statements on it.
+    public let sql: any SQLDatabase
+    let published = NIOLockedValueBox<[RealtimeEvent]>([])
+
+    init(sql: any SQLDatabase) {
+        self.sql = sql
+    }
+}
+
+/// Publishes events to channels, inside the transaction that makes the change they announce.
+///
+/// `publish` numbers the event with the channel's next sequence number and stores it in the
+/// same transaction, so an event exists exactly when its change does. Delivery starts after
+/// commit: in-process at once, and on PostgreSQL through `NOTIFY` (sent by PostgreSQL only
+/// when the transaction commits) to every replica.
+public struct RealtimePublisher: Sendable {
+    let store: RealtimeEventStore
+    let clock: any WallClock
+    let broker: RealtimeBroker
+
+    /// The NOTIFY channel every replica listens on.
+    static let notifyChannel = "kindred_realtime"
+
+    /// Runs `body` in one transaction and delivers what it published after the commit.
+    /// - Parameter body: the domain's statements (on `transaction.sql`) and its `publish` calls.
+    /// - Returns: what `body` returns.
+    /// - Throws: what `body` or the database throws (nothing is delivered then).
+    @discardableResult
+    public func transaction<T: Sendable>(
+        _ body: @escaping @Sendable (RealtimeTransaction) async throws -> T
+    ) async throws -> T {
+        let (result, published) = try await store.database.transaction { sql in
+            let transaction = RealtimeTransaction(sql: sql)
+            let result = try await body(transaction)
+            return (result, transaction.published.withLockedValue { $0 })
+        }
+        await committed(published)
+        return result
+    }
+
+    /// Numbers and stores an event on `transaction`; delivered after the transaction commits.
+    /// - Parameters:
+    ///   - channel: the channel.
+    ///   - type: the event type, e.g. `profile.updated`.
+    ///   - data: the payload, encoded as JSON (keys sorted).
+    ///   - transaction: the committing transaction (from `transaction(_:)`).
+    /// - Returns: the stored event.
+    /// - Throws: when `data` cannot be encoded or the database fails.
+    @discardableResult
+    public func publish(
+        channel: RealtimeChannel, type: String, data: some Encodable & Sendable, on transaction: RealtimeTransaction
+    ) async throws -> RealtimeEvent {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+        let json = String(decoding: try encoder.encode(data), as: UTF8.self)
+        return try await publish(channel: channel, type: type, json: json, on: transaction)
+    }
+
+    /// Numbers and stores an event whose payload is already JSON text.
+    /// - Throws: when the database fails.
+    @discardableResult
+    public func publish(
+        channel: RealtimeChannel, type: String, json: String, on transaction: RealtimeTransaction
+    ) async throws -> RealtimeEvent {
+        let sql = transaction.sql
+        let seq = try await store.nextSequence(channel.name, on: sql)
+        let event = RealtimeEvent(
+            channel: channel.name, seq: seq, type: type, data: json, createdAt: clock.now().millisecondsSince1970
+        )
+        try await store.insert(event, ownerUserID: channel.ownerUserID, on: sql)
+        if sql.dialect.name == "postgresql" {
+            // Queued by PostgreSQL and sent to every listener only if this transaction commits.
+            try await sql.raw(
+                "SELECT pg_notify(\(bind: Self.notifyChannel), \(bind: RealtimeNotice.event(channel: channel.name, seq: seq).payload))"
+            ).run()
+        }
+        transaction.published.withLockedValue { $0.append(event) }
+        return event
+    }
+
+    /// Hands committed events to this replica's subscribers (other replicas learn of them
+    /// through NOTIFY). `transaction(_:)` calls it after commit.
+    func committed(_ events: [RealtimeEvent]) async {
+        for event in events {
+            await broker.notified(channel: event.channel, seq: event.seq)
+        }
+    }
+}
