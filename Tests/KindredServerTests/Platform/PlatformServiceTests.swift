@@ -25,7 +25,7 @@ import Testing
                 try await Task.sleep(for: .milliseconds(200))  // let the worker go idle
                 let started = ContinuousClock.now
                 try await platform.queue.enqueue(queue: "echo", payload: "hello")
-                while handled.count("hello") == 0, ContinuousClock.now - started < .seconds(10) {
+                while handled.count("hello") == 0, ContinuousClock.now - started < .seconds(20) {
                     try await Task.sleep(for: .milliseconds(10))
                 }
                 #expect(handled.all == ["hello": 1])
