@@ -101,10 +101,9 @@ struct TokenService: Sendable {
     /// - Throws: `missingToken`, `invalidToken`, `tokenExpired`, `sessionRevoked`, `accountDisabled`.
     func authenticate(authorization: String?, app: AppID) async throws -> AuthenticatedUser {
         guard let authorization, !authorization.isEmpty else { throw KindredError.missingToken }
-        guard authorization.count > 7, authorization.prefix(7).lowercased() == "bearer " else {
+        guard let token = Self.bearerToken(in: authorization) else {
             throw KindredError.invalidToken("the Authorization header must be \"Bearer <access token>\"")
         }
-        let token = String(authorization.dropFirst(7).drop(while: { $0 == " " }))
         let claims: AccessTokenClaims
         do {
             claims = try codec.verify(token, now: clock.now())
@@ -173,6 +172,17 @@ struct TokenService: Sendable {
             AccessTokenClaims(iss: "kindred", sub: userID, sid: sessionID, app: app.rawValue, iat: issuedAt, exp: issuedAt + lifetime)
         )
         return IssuedTokens(accessToken: accessToken, refreshToken: refreshToken, expiresIn: Int(lifetime))
+    }
+
+    /// The token after `Bearer ` (any case, extra spaces skipped), or nil when the header is not
+    /// a bearer token.
+    static func bearerToken(in authorization: String) -> String? {
+        let bytes = authorization.utf8
+        guard bytes.count > 7 else { return nil }
+        let scheme = bytes.prefix(7)
+        let lowercased = { (byte: UInt8) in (0x41...0x5A).contains(byte) ? byte | 0x20 : byte }
+        guard scheme.elementsEqual("bearer ".utf8, by: { lowercased($0) == $1 }) else { return nil }
+        return String(Substring(bytes.dropFirst(7).drop(while: { $0 == UInt8(ascii: " ") })))
     }
 
     /// The stored form of a refresh token: lower-case hex SHA-256.
