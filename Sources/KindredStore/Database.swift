@@ -27,7 +27,7 @@ public final class Database: Sendable {
     let isClosed = NIOLockedValueBox(false)
 
     enum Pool: Sendable {
-        case sqlite(EventLoopGroupConnectionPool<SQLitePragmaSource>)
+        case sqlite(SQLiteConnectionPool)
         case postgres(EventLoopGroupConnectionPool<PostgresConnectionSource>)
     }
 
@@ -55,7 +55,7 @@ public final class Database: Sendable {
         logger: Logger = Logger(label: "kindred.store")
     ) async throws(KindredStoreError) -> Database {
         try configuration.validate()
-        // One event loop: the pool's futures are cheap, and SQLite's work runs on the thread pool.
+        // One event loop: SQLite's work runs on the thread pool, PostgreSQL's I/O is light.
         let eventLoopGroup = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let database: Database
         switch configuration.url {
@@ -76,16 +76,20 @@ public final class Database: Sendable {
             }
             let threadPool = NIOThreadPool(numberOfThreads: maxConnections)
             threadPool.start()
-            let source = SQLitePragmaSource(
-                storage: storage, threadPool: threadPool, pragmas: configuration.sqlitePragmas
-            )
-            let pool = EventLoopGroupConnectionPool(
-                source: source, maxConnectionsPerEventLoop: maxConnections,
-                pruneInterval: nil, logger: logger, on: eventLoopGroup
-            )
+            let pool: SQLiteConnectionPool
+            do {
+                pool = try await SQLiteConnectionPool.open(
+                    storage: storage, count: maxConnections, pragmas: configuration.sqlitePragmas,
+                    threadPool: threadPool, eventLoop: eventLoopGroup.any(), logger: logger
+                )
+            } catch {
+                try? await threadPool.shutdownGracefully()
+                try? await eventLoopGroup.shutdownGracefully()
+                throw .connectionFailed("\(configuration.url) could not be opened: \(error)")
+            }
             database = Database(
                 configuration: configuration,
-                sql: PooledSQLiteDatabase(pool: pool, logger: logger).sql(),
+                sql: SQLitePoolDatabase(pool: pool, logger: logger, version: pool.version),
                 pool: .sqlite(pool), eventLoopGroup: eventLoopGroup, threadPool: threadPool
             )
         case .postgres(let url):
@@ -183,7 +187,7 @@ public final class Database: Sendable {
         }
         guard !wasClosed else { return }
         switch pool {
-        case .sqlite(let pool): try? await pool.shutdownAsync()
+        case .sqlite(let pool): await pool.close()
         case .postgres(let pool): try? await pool.shutdownAsync()
         }
         try? await threadPool?.shutdownGracefully()

@@ -97,42 +97,6 @@ struct TokenService: Sendable {
         }
     }
 
-    /// Checks a bearer access token and loads its account and session in one query.
-    /// - Throws: `missingToken`, `invalidToken`, `tokenExpired`, `sessionRevoked`, `accountDisabled`.
-    func authenticate(authorization: String?, app: AppID) async throws -> AuthenticatedUser {
-        guard let authorization, !authorization.isEmpty else { throw KindredError.missingToken }
-        guard let token = Self.bearerToken(in: authorization) else {
-            throw KindredError.invalidToken("the Authorization header must be \"Bearer <access token>\"")
-        }
-        let claims: AccessTokenClaims
-        do {
-            claims = try codec.verify(token, now: clock.now())
-        } catch {
-            switch error {
-            case .expired: throw KindredError.tokenExpired
-            case .invalid(let why): throw KindredError.invalidToken(why)
-            }
-        }
-        guard claims.app == app.rawValue else {
-            throw KindredError.invalidToken("the access token belongs to another app")
-        }
-        let row = try await database.sql.select()
-            .columns(UserRecord.Columns.all.map { SQLColumn($0, table: "u") })
-            .column(SQLColumn("revoked_at", table: "s"), as: "session_revoked_at")
-            .from(SQLAlias(SQLIdentifier("kindred_sessions"), as: SQLIdentifier("s")))
-            .join(SQLAlias(SQLIdentifier("kindred_users"), as: SQLIdentifier("u")),
-                  on: SQLColumn("id", table: "u"), .equal, SQLColumn("user_id", table: "s"))
-            .where(SQLColumn("id", table: "s"), .equal, SQLBind(claims.sid))
-            .first()
-        guard let row, try row.decode(column: "session_revoked_at", as: Int64?.self) == nil else {
-            throw KindredError.sessionRevoked
-        }
-        let user = try row.decode(model: UserRecord.self, keyDecodingStrategy: .convertFromSnakeCase)
-        guard user.id == claims.sub else { throw KindredError.invalidToken() }
-        guard user.disabledAt == nil else { throw KindredError.accountDisabled }
-        return AuthenticatedUser(user: user, sessionID: claims.sid)
-    }
-
     /// Revokes a session: its refresh tokens and access tokens stop working.
     func revoke(sessionID: String) async throws {
         try await database.sql.update("kindred_sessions").set("revoked_at", to: clock.now().millisecondsSince1970)
@@ -172,17 +136,6 @@ struct TokenService: Sendable {
             AccessTokenClaims(iss: "kindred", sub: userID, sid: sessionID, app: app.rawValue, iat: issuedAt, exp: issuedAt + lifetime)
         )
         return IssuedTokens(accessToken: accessToken, refreshToken: refreshToken, expiresIn: Int(lifetime))
-    }
-
-    /// The token after `Bearer ` (any case, extra spaces skipped), or nil when the header is not
-    /// a bearer token.
-    static func bearerToken(in authorization: String) -> String? {
-        let bytes = authorization.utf8
-        guard bytes.count > 7 else { return nil }
-        let scheme = bytes.prefix(7)
-        let lowercased = { (byte: UInt8) in (0x41...0x5A).contains(byte) ? byte | 0x20 : byte }
-        guard scheme.elementsEqual("bearer ".utf8, by: { lowercased($0) == $1 }) else { return nil }
-        return String(Substring(bytes.dropFirst(7).drop(while: { $0 == UInt8(ascii: " ") })))
     }
 
     /// The stored form of a refresh token: lower-case hex SHA-256.
