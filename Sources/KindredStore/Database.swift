@@ -27,7 +27,8 @@ public final class Database: Sendable {
     let isClosed = NIOLockedValueBox(false)
 
     enum Pool: Sendable {
-        case sqlite(SQLiteConnectionPool)
+        /// The connections, and the group commit every SQLite write transaction goes through.
+        case sqlite(SQLiteConnectionPool, SQLiteGroupCommit)
         case postgres(EventLoopGroupConnectionPool<PostgresConnectionSource>)
     }
 
@@ -90,7 +91,8 @@ public final class Database: Sendable {
             database = Database(
                 configuration: configuration,
                 sql: SQLitePoolDatabase(pool: pool, logger: logger, version: pool.version),
-                pool: .sqlite(pool), eventLoopGroup: eventLoopGroup, threadPool: threadPool
+                pool: .sqlite(pool, SQLiteGroupCommit(pool: pool, limits: configuration.sqliteGroupLimits)), eventLoopGroup: eventLoopGroup,
+                threadPool: threadPool
             )
         case .postgres(let url):
             let tls: PostgresConnection.Configuration.TLS
@@ -150,16 +152,38 @@ public final class Database: Sendable {
 
     /// Runs `body` in one transaction on one connection: committed when it returns, rolled
     /// back when it throws (the error is rethrown unchanged).
+    ///
+    /// On SQLite, concurrent transactions are committed in groups (`SQLiteGroupCommit`): each
+    /// body runs in its own savepoint of a shared `BEGIN IMMEDIATE … COMMIT`, in the writer's
+    /// task, and returns only after that commit; a transaction begun inside a body becomes a
+    /// savepoint of it. On PostgreSQL each transaction has its own connection and commit.
     /// - Parameter body: the statements, run on the pinned session it is given.
     /// - Returns: what `body` returns.
     public func transaction<T: Sendable>(
         _ body: @escaping @Sendable (any SQLDatabase) async throws -> T
     ) async throws -> T {
         guard !isClosed.withLockedValue({ $0 }) else { throw KindredStoreError.closed }
-        let begin = beginStatement
-        return try await sql.withSession { session in
-            try await Self.transaction(on: session, begin: begin, body)
+        switch pool {
+        case .sqlite(_, let groupCommit):
+            return try await groupCommit.transaction(body)
+        case .postgres:
+            let begin = beginStatement
+            return try await sql.withSession { session in
+                try await Self.transaction(on: session, begin: begin, body)
+            }
         }
+    }
+
+    /// How SQLite's group commit has grouped the transactions so far (nil on PostgreSQL).
+    var groupCommitStatistics: GroupCommitStatistics? {
+        guard case .sqlite(_, let groupCommit) = pool else { return nil }
+        return groupCommit.committed
+    }
+
+    /// SQLite transactions waiting for the group commit's writer (0 on PostgreSQL).
+    var queuedTransactions: Int {
+        guard case .sqlite(_, let groupCommit) = pool else { return 0 }
+        return groupCommit.queued
     }
 
     /// Runs `body` in one transaction on `session`, which must be one pinned connection.
@@ -187,7 +211,7 @@ public final class Database: Sendable {
         }
         guard !wasClosed else { return }
         switch pool {
-        case .sqlite(let pool): await pool.close()
+        case .sqlite(let pool, _): await pool.close()
         case .postgres(let pool): try? await pool.shutdownAsync()
         }
         try? await threadPool?.shutdownGracefully()

@@ -16,6 +16,9 @@ public struct DatabaseConfiguration: Sendable, Equatable {
     public var sqliteBusyTimeout: Duration
     /// The most connections the pool opens (a private in-memory SQLite database always has one).
     public var maxConnections: Int
+    /// How large SQLite's commit groups may grow (not public: tests widen them so that their
+    /// grouping does not depend on the machine's speed).
+    var sqliteGroupLimits = SQLiteGroupCommit.Limits()
 
     /// Creates a configuration.
     /// - Parameters:

@@ -31,9 +31,15 @@ struct AccountStore: Sendable {
             .map { try $0.decode(model: CredentialRecord.self, keyDecodingStrategy: .convertFromSnakeCase) }
     }
 
-    /// Inserts a new account.
+    /// Inserts a new account (column by column: encoding the model converts every key's case).
     func insert(_ user: UserRecord, on sql: any SQLDatabase) async throws {
-        try await sql.insert(into: "kindred_users").model(user, keyEncodingStrategy: .convertToSnakeCase).run()
+        try await sql.insert(into: "kindred_users").columns(UserRecord.Columns.all)
+            .values(
+                SQLBind(user.id), SQLBind(user.app), SQLBind(user.isAnonymous), SQLBind(user.displayName),
+                SQLBind(user.firstName), SQLBind(user.lastName), SQLBind(user.photoUrl), SQLBind(user.timeZone),
+                SQLBind(user.locale), SQLBind(user.disabledAt), SQLBind(user.createdAt), SQLBind(user.updatedAt)
+            )
+            .run()
     }
 
     /// Inserts a credential; answers false (and changes nothing) when its subject or its kind

@@ -70,8 +70,12 @@ public func buildRouter(_ dependencies: Dependencies) async throws -> Router<Kin
         accounts: try await makeAccountsController(dependencies)
     )
     // Compact, key-sorted JSON: the same bytes as the error envelope, and stable for clients.
+    // Dates as `ISO8601DateTranscoder` writes them, without its formatter.
     try operations.registerHandlers(
-        on: router, configuration: .init(jsonEncodingOptions: [.sortedKeys, .withoutEscapingSlashes])
+        on: router,
+        configuration: .init(
+            dateTranscoder: InternetDateTranscoder(), jsonEncodingOptions: [.sortedKeys, .withoutEscapingSlashes]
+        )
     )
     return router
 }
