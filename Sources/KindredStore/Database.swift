@@ -23,24 +23,22 @@ public final class Database: Sendable {
 
     let pool: Pool
     private let eventLoopGroup: MultiThreadedEventLoopGroup
-    private let threadPool: NIOThreadPool?
     let isClosed = NIOLockedValueBox(false)
 
     enum Pool: Sendable {
-        /// The connections, and the group commit every SQLite write transaction goes through.
-        case sqlite(SQLiteConnectionPool, SQLiteGroupCommit)
+        /// The readers, the writer and the group commit every SQLite transaction goes through.
+        case sqlite(SQLiteStore)
         case postgres(EventLoopGroupConnectionPool<PostgresConnectionSource>)
     }
 
     private init(
         configuration: DatabaseConfiguration, sql: any SQLDatabase, pool: Pool,
-        eventLoopGroup: MultiThreadedEventLoopGroup, threadPool: NIOThreadPool?
+        eventLoopGroup: MultiThreadedEventLoopGroup
     ) {
         self.configuration = configuration
         self.sql = sql
         self.pool = pool
         self.eventLoopGroup = eventLoopGroup
-        self.threadPool = threadPool
     }
 
     /// Opens the database and checks that it answers a query.
@@ -62,7 +60,6 @@ public final class Database: Sendable {
         switch configuration.url {
         case .sqlite, .sqliteMemory:
             let storage: SQLiteConnection.Storage
-            var maxConnections = configuration.maxConnections
             if case .sqlite(let path) = configuration.url {
                 do {
                     try createParentDirectory(of: path)
@@ -72,27 +69,21 @@ public final class Database: Sendable {
                 }
                 storage = .file(path: path)
             } else {
-                storage = .memory
-                maxConnections = 1  // each in-memory connection is its own database
+                storage = .memory  // one connection: each in-memory connection is its own database
             }
-            let threadPool = NIOThreadPool(numberOfThreads: maxConnections)
-            threadPool.start()
-            let pool: SQLiteConnectionPool
+            let store: SQLiteStore
             do {
-                pool = try await SQLiteConnectionPool.open(
-                    storage: storage, count: maxConnections, pragmas: configuration.sqlitePragmas,
-                    threadPool: threadPool, eventLoop: eventLoopGroup.any(), logger: logger
+                store = try await SQLiteStore.open(
+                    configuration, storage: storage, eventLoop: eventLoopGroup.any(), logger: logger
                 )
             } catch {
-                try? await threadPool.shutdownGracefully()
                 try? await eventLoopGroup.shutdownGracefully()
                 throw .connectionFailed("\(configuration.url) could not be opened: \(error)")
             }
             database = Database(
                 configuration: configuration,
-                sql: SQLitePoolDatabase(pool: pool, logger: logger, version: pool.version),
-                pool: .sqlite(pool, SQLiteGroupCommit(pool: pool, limits: configuration.sqliteGroupLimits)), eventLoopGroup: eventLoopGroup,
-                threadPool: threadPool
+                sql: SQLitePoolDatabase(pool: store.readers, logger: logger, version: store.readers.version),
+                pool: .sqlite(store), eventLoopGroup: eventLoopGroup
             )
         case .postgres(let url):
             let tls: PostgresConnection.Configuration.TLS
@@ -118,7 +109,7 @@ public final class Database: Sendable {
             )
             database = Database(
                 configuration: configuration, sql: pool.database(logger: logger).sql(),
-                pool: .postgres(pool), eventLoopGroup: eventLoopGroup, threadPool: nil
+                pool: .postgres(pool), eventLoopGroup: eventLoopGroup
             )
         }
         do {
@@ -164,8 +155,8 @@ public final class Database: Sendable {
     ) async throws -> T {
         guard !isClosed.withLockedValue({ $0 }) else { throw KindredStoreError.closed }
         switch pool {
-        case .sqlite(_, let groupCommit):
-            return try await groupCommit.transaction(body)
+        case .sqlite(let store):
+            return try await store.groupCommit.transaction(body)
         case .postgres:
             let begin = beginStatement
             return try await sql.withSession { session in
@@ -176,14 +167,14 @@ public final class Database: Sendable {
 
     /// How SQLite's group commit has grouped the transactions so far (nil on PostgreSQL).
     var groupCommitStatistics: GroupCommitStatistics? {
-        guard case .sqlite(_, let groupCommit) = pool else { return nil }
-        return groupCommit.committed
+        guard case .sqlite(let store) = pool else { return nil }
+        return store.groupCommit.committed
     }
 
     /// SQLite transactions waiting for the group commit's writer (0 on PostgreSQL).
     var queuedTransactions: Int {
-        guard case .sqlite(_, let groupCommit) = pool else { return 0 }
-        return groupCommit.queued
+        guard case .sqlite(let store) = pool else { return 0 }
+        return store.groupCommit.queued
     }
 
     /// Runs `body` in one transaction on `session`, which must be one pinned connection.
@@ -211,10 +202,9 @@ public final class Database: Sendable {
         }
         guard !wasClosed else { return }
         switch pool {
-        case .sqlite(let pool, _): await pool.close()
+        case .sqlite(let store): await store.close()
         case .postgres(let pool): try? await pool.shutdownAsync()
         }
-        try? await threadPool?.shutdownGracefully()
         try? await eventLoopGroup.shutdownGracefully()
     }
 

@@ -44,14 +44,17 @@ final class SQLiteGroupCommit: Sendable {
         var isWriting = false
     }
 
-    private let pool: SQLiteConnectionPool
+    private let writer: SQLiteConnectionPool
+    private let executor: ThreadPoolTaskExecutor
     private let limits: Limits
     private let state = NIOLockedValueBox(State())
     private let statistics = NIOLockedValueBox(GroupCommitStatistics())
 
-    /// Groups the writes of `pool`'s database within `limits`.
-    init(pool: SQLiteConnectionPool, limits: Limits) {
-        self.pool = pool
+    /// Groups writes within `limits`, on the connection of `writer`, with the writer's task
+    /// running on `executor` (the thread of that connection's SQLite calls).
+    init(writer: SQLiteConnectionPool, executor: ThreadPoolTaskExecutor, limits: Limits) {
+        self.writer = writer
+        self.executor = executor
         self.limits = limits
     }
 
@@ -79,7 +82,7 @@ final class SQLiteGroupCommit: Sendable {
             }
             // Detached: the writer must not inherit the task-local values of whichever caller
             // happened to start it, as it runs the bodies of every caller.
-            if startsWriter { Task.detached { await self.write() } }
+            if startsWriter { Task.detached(executorPreference: executor) { await self.write() } }
         }
     }
 
@@ -92,7 +95,7 @@ final class SQLiteGroupCommit: Sendable {
             }
             guard hasWork else { return }
             do {
-                try await pool.withConnection { entry in await self.commitGroup(on: entry.sql) }
+                try await writer.withConnection { entry in await self.commitGroup(on: entry.sql) }
             } catch {
                 // The pool is closed: nothing can be written any more.
                 for write in takeAll() { write.finish(groupError: error) }
