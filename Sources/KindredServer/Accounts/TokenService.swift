@@ -32,21 +32,6 @@ struct TokenService: Sendable {
         case disabled
     }
 
-    /// Creates a session for `userID` and issues its first pair (inside the caller's transaction).
-    func startSession(userID: String, app: AppID, on sql: any SQLDatabase) async throws -> IssuedTokens {
-        let now = clock.now()
-        let sessionID = UUID().uuidString.lowercased()
-        try await sql.insert(into: "kindred_sessions")
-            .columns("id", "user_id", "app", "created_at", "refreshed_at", "expires_at")
-            .values(
-                SQLBind(sessionID), SQLBind(userID), SQLBind(app.rawValue), SQLBind(now.millisecondsSince1970),
-                SQLBind(now.millisecondsSince1970),
-                SQLBind(now.addingTimeInterval(settings.refreshTokenLifetime.timeInterval).millisecondsSince1970)
-            )
-            .run()
-        return try await issue(userID: userID, sessionID: sessionID, app: app, now: now, on: sql)
-    }
-
     /// Exchanges a refresh token for a new pair, or says why not.
     func refresh(_ refreshToken: String, app: AppID) async throws -> RefreshOutcome {
         guard refreshToken.utf8.count == 43,
