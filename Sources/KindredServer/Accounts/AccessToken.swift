@@ -68,8 +68,7 @@ struct AccessTokenCodec: Sendable {
     /// Signs `claims` with the current key.
     func sign(_ claims: AccessTokenClaims) -> String {
         let header = Self.header(kid: currentKeyID)
-        // Six plain fields: encoding cannot fail.
-        let payload = (try? Self.claimsEncoder.encode(claims)) ?? Data()
+        let payload = claims.json(fallback: Self.claimsEncoder)
         let signingInput = Base64.encode(Array(header.utf8), alphabet: .urlSafeNoPadding) + "."
             + Base64.encode(payload, alphabet: .urlSafeNoPadding)
         // The current key is always in `keys` (the store loads it before making a codec).
@@ -104,7 +103,8 @@ struct AccessTokenCodec: Sendable {
         }
         let claims: AccessTokenClaims
         do {
-            claims = try Self.claimsDecoder.decode(AccessTokenClaims.self, from: Data(payloadBytes))
+            claims = try AccessTokenClaims.parsePlain(payloadBytes)
+                ?? Self.claimsDecoder.decode(AccessTokenClaims.self, from: Data(payloadBytes))
         } catch {
             throw .invalid("the access token's claims are malformed")
         }
