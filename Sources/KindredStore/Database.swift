@@ -23,23 +23,22 @@ public final class Database: Sendable {
 
     let pool: Pool
     private let eventLoopGroup: MultiThreadedEventLoopGroup
-    private let threadPool: NIOThreadPool?
     let isClosed = NIOLockedValueBox(false)
 
     enum Pool: Sendable {
-        case sqlite(EventLoopGroupConnectionPool<SQLitePragmaSource>)
+        /// The readers, the writer and the group commit every SQLite transaction goes through.
+        case sqlite(SQLiteStore)
         case postgres(EventLoopGroupConnectionPool<PostgresConnectionSource>)
     }
 
     private init(
         configuration: DatabaseConfiguration, sql: any SQLDatabase, pool: Pool,
-        eventLoopGroup: MultiThreadedEventLoopGroup, threadPool: NIOThreadPool?
+        eventLoopGroup: MultiThreadedEventLoopGroup
     ) {
         self.configuration = configuration
         self.sql = sql
         self.pool = pool
         self.eventLoopGroup = eventLoopGroup
-        self.threadPool = threadPool
     }
 
     /// Opens the database and checks that it answers a query.
@@ -55,13 +54,12 @@ public final class Database: Sendable {
         logger: Logger = Logger(label: "kindred.store")
     ) async throws(KindredStoreError) -> Database {
         try configuration.validate()
-        // One event loop: the pool's futures are cheap, and SQLite's work runs on the thread pool.
+        // One event loop: SQLite's work runs on the thread pool, PostgreSQL's I/O is light.
         let eventLoopGroup = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let database: Database
         switch configuration.url {
         case .sqlite, .sqliteMemory:
             let storage: SQLiteConnection.Storage
-            var maxConnections = configuration.maxConnections
             if case .sqlite(let path) = configuration.url {
                 do {
                     try createParentDirectory(of: path)
@@ -71,22 +69,21 @@ public final class Database: Sendable {
                 }
                 storage = .file(path: path)
             } else {
-                storage = .memory
-                maxConnections = 1  // each in-memory connection is its own database
+                storage = .memory  // one connection: each in-memory connection is its own database
             }
-            let threadPool = NIOThreadPool(numberOfThreads: maxConnections)
-            threadPool.start()
-            let source = SQLitePragmaSource(
-                storage: storage, threadPool: threadPool, pragmas: configuration.sqlitePragmas
-            )
-            let pool = EventLoopGroupConnectionPool(
-                source: source, maxConnectionsPerEventLoop: maxConnections,
-                pruneInterval: nil, logger: logger, on: eventLoopGroup
-            )
+            let store: SQLiteStore
+            do {
+                store = try await SQLiteStore.open(
+                    configuration, storage: storage, eventLoop: eventLoopGroup.any(), logger: logger
+                )
+            } catch {
+                try? await eventLoopGroup.shutdownGracefully()
+                throw .connectionFailed("\(configuration.url) could not be opened: \(error)")
+            }
             database = Database(
                 configuration: configuration,
-                sql: PooledSQLiteDatabase(pool: pool, logger: logger).sql(),
-                pool: .sqlite(pool), eventLoopGroup: eventLoopGroup, threadPool: threadPool
+                sql: SQLitePoolDatabase(pool: store.readers, logger: logger, version: store.readers.version),
+                pool: .sqlite(store), eventLoopGroup: eventLoopGroup
             )
         case .postgres(let url):
             let tls: PostgresConnection.Configuration.TLS
@@ -112,7 +109,7 @@ public final class Database: Sendable {
             )
             database = Database(
                 configuration: configuration, sql: pool.database(logger: logger).sql(),
-                pool: .postgres(pool), eventLoopGroup: eventLoopGroup, threadPool: nil
+                pool: .postgres(pool), eventLoopGroup: eventLoopGroup
             )
         }
         do {
@@ -146,16 +143,38 @@ public final class Database: Sendable {
 
     /// Runs `body` in one transaction on one connection: committed when it returns, rolled
     /// back when it throws (the error is rethrown unchanged).
+    ///
+    /// On SQLite, concurrent transactions are committed in groups (`SQLiteGroupCommit`): each
+    /// body runs in its own savepoint of a shared `BEGIN IMMEDIATE … COMMIT`, in the writer's
+    /// task, and returns only after that commit; a transaction begun inside a body becomes a
+    /// savepoint of it. On PostgreSQL each transaction has its own connection and commit.
     /// - Parameter body: the statements, run on the pinned session it is given.
     /// - Returns: what `body` returns.
     public func transaction<T: Sendable>(
         _ body: @escaping @Sendable (any SQLDatabase) async throws -> T
     ) async throws -> T {
         guard !isClosed.withLockedValue({ $0 }) else { throw KindredStoreError.closed }
-        let begin = beginStatement
-        return try await sql.withSession { session in
-            try await Self.transaction(on: session, begin: begin, body)
+        switch pool {
+        case .sqlite(let store):
+            return try await store.groupCommit.transaction(body)
+        case .postgres:
+            let begin = beginStatement
+            return try await sql.withSession { session in
+                try await Self.transaction(on: session, begin: begin, body)
+            }
         }
+    }
+
+    /// How SQLite's group commit has grouped the transactions so far (nil on PostgreSQL).
+    var groupCommitStatistics: GroupCommitStatistics? {
+        guard case .sqlite(let store) = pool else { return nil }
+        return store.groupCommit.committed
+    }
+
+    /// SQLite transactions waiting for the group commit's writer (0 on PostgreSQL).
+    var queuedTransactions: Int {
+        guard case .sqlite(let store) = pool else { return 0 }
+        return store.groupCommit.queued
     }
 
     /// Runs `body` in one transaction on `session`, which must be one pinned connection.
@@ -183,10 +202,9 @@ public final class Database: Sendable {
         }
         guard !wasClosed else { return }
         switch pool {
-        case .sqlite(let pool): try? await pool.shutdownAsync()
+        case .sqlite(let store): await store.close()
         case .postgres(let pool): try? await pool.shutdownAsync()
         }
-        try? await threadPool?.shutdownGracefully()
         try? await eventLoopGroup.shutdownGracefully()
     }
 

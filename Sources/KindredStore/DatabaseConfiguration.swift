@@ -14,8 +14,13 @@ public struct DatabaseConfiguration: Sendable, Equatable {
     public var sqliteSynchronous: SQLiteSynchronous
     /// How long an SQLite connection waits for another writer before failing.
     public var sqliteBusyTimeout: Duration
-    /// The most connections the pool opens (a private in-memory SQLite database always has one).
+    /// The most connections the pool opens (a private in-memory SQLite database always has one;
+    /// an SQLite file has this many for reading, or as many as the machine has cores if that is
+    /// fewer but at least 2, and one more for its group commit's writes).
     public var maxConnections: Int
+    /// How large SQLite's commit groups may grow (not public: tests widen them so that their
+    /// grouping does not depend on the machine's speed).
+    var sqliteGroupLimits = SQLiteGroupCommit.Limits()
 
     /// Creates a configuration.
     /// - Parameters:

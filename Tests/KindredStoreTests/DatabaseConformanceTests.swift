@@ -62,11 +62,12 @@ import Testing
     @Test(arguments: [DatabaseConfiguration.SQLiteSynchronous.full, .normal])
     func sqlitePragmasOnEveryConnection(synchronous: DatabaseConfiguration.SQLiteSynchronous) async throws {
         try await TestDatabases.with(.sqlite, synchronous: synchronous) { database in
-            // Hold several connections at once so the pool opens more than one.
+            // Hold several connections at once so that more than one is checked (transactions
+            // would all run on the group commit's one connection).
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for _ in 0..<8 {
                     group.addTask {
-                        try await database.transaction { session in
+                        try await database.sql.withSession { session in
                             let mode = try await session.raw("PRAGMA journal_mode").first()?.decode(column: "journal_mode", as: String.self)
                             let sync = try await session.raw("PRAGMA synchronous").first()?.decode(column: "synchronous", as: Int.self)
                             let keys = try await session.raw("PRAGMA foreign_keys").first()?.decode(column: "foreign_keys", as: Int.self)

@@ -57,8 +57,8 @@ extension APIHandler {
     }
 
     func getMe(_ input: Operations.GetMe.Input) async throws -> Operations.GetMe.Output {
-        let user = try await authenticated()
-        return .ok(.init(body: .json(try await accounts.representation(of: user.user))))
+        let me = try await accounts.me(try RequestScope.require(), app: try RequestScope.requireApp())
+        return .ok(.init(body: .json(me)))
     }
 
     func updateMe(_ input: Operations.UpdateMe.Input) async throws -> Operations.UpdateMe.Output {

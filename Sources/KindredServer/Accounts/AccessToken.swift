@@ -36,17 +36,39 @@ struct AccessTokenCodec: Sendable {
     let keys: [String: SymmetricKey]
     /// The key new tokens are signed with.
     let currentKeyID: String
+    /// The encoded header `sign` writes for each key id, recognised without parsing JSON.
+    private let knownHeaders: [(encoded: [UInt8], kid: String)]
+
+    /// A codec over `keys`, signing with `currentKeyID`.
+    init(keys: [String: SymmetricKey], currentKeyID: String) {
+        self.keys = keys
+        self.currentKeyID = currentKeyID
+        knownHeaders = keys.keys.map { kid in
+            (Array(Base64.encode(Array(Self.header(kid: kid).utf8), alphabet: .urlSafeNoPadding).utf8), kid)
+        }
+    }
+
+    /// The header of tokens signed with `kid`.
+    static func header(kid: String) -> String {
+        #"{"alg":"HS256","kid":"\#(kid)","typ":"JWT"}"#
+    }
+
+    /// Decodes the claims of a verified token; shared, as decoding does not change it.
+    private static let claimsDecoder = JSONDecoder()
+    /// Encodes the claims of a new token, keys sorted; shared, as encoding does not change it.
+    private static let claimsEncoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return encoder
+    }()
 
     /// Longest token accepted, in bytes (ours are about 300).
     static let maxLength = 2048
 
     /// Signs `claims` with the current key.
     func sign(_ claims: AccessTokenClaims) -> String {
-        let header = #"{"alg":"HS256","kid":"\#(currentKeyID)","typ":"JWT"}"#
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        // Six plain fields: encoding cannot fail.
-        let payload = (try? encoder.encode(claims)) ?? Data()
+        let header = Self.header(kid: currentKeyID)
+        let payload = claims.json(fallback: Self.claimsEncoder)
         let signingInput = Base64.encode(Array(header.utf8), alphabet: .urlSafeNoPadding) + "."
             + Base64.encode(payload, alphabet: .urlSafeNoPadding)
         // The current key is always in `keys` (the store loads it before making a codec).
@@ -62,33 +84,47 @@ struct AccessTokenCodec: Sendable {
         guard token.utf8.count <= Self.maxLength else { throw .invalid("the access token is too long") }
         let parts = token.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
         guard parts.count == 3 else { throw .invalid("the access token is not a JWT") }
-        struct Header: Decodable { var alg: String; var kid: String? }
-        let header: Header
+        let kid: String
         let payloadBytes: [UInt8]
         let mac: [UInt8]
         do {
-            header = try JSONDecoder().decode(
-                Header.self, from: Data(try Base64.decode(Substring(parts[0]), alphabet: .urlSafeNoPadding))
-            )
+            kid = try Self.keyID(ofHeader: parts[0], known: knownHeaders)
             payloadBytes = try Base64.decode(Substring(parts[1]), alphabet: .urlSafeNoPadding)
             mac = try Base64.decode(Substring(parts[2]), alphabet: .urlSafeNoPadding)
+        } catch let refusal as Refusal {
+            throw refusal
         } catch {
             throw .invalid("the access token is not a JWT")
         }
-        guard header.alg == "HS256" else { throw .invalid("the access token's algorithm is not accepted") }
-        guard let kid = header.kid, let key = keys[kid] else { throw .invalid("the access token's key is unknown") }
+        guard let key = keys[kid] else { throw .invalid("the access token's key is unknown") }
         let signingInput = token.utf8.prefix(parts[0].count + 1 + parts[1].count)
         guard HMAC<SHA256>.isValidAuthenticationCode(mac, authenticating: Array(signingInput), using: key) else {
             throw .invalid("the access token's signature is wrong")
         }
         let claims: AccessTokenClaims
         do {
-            claims = try JSONDecoder().decode(AccessTokenClaims.self, from: Data(payloadBytes))
+            claims = try AccessTokenClaims.parsePlain(payloadBytes)
+                ?? Self.claimsDecoder.decode(AccessTokenClaims.self, from: Data(payloadBytes))
         } catch {
             throw .invalid("the access token's claims are malformed")
         }
         guard claims.iss == "kindred" else { throw .invalid("the access token was not issued by Kindred") }
         guard Int64(now.timeIntervalSince1970) < claims.exp else { throw .expired }
         return claims
+    }
+
+    /// The key id of a token's encoded header: at once when it is one `sign` writes, else by
+    /// parsing it, which refuses any algorithm but HS256 and a header without a key id.
+    private static func keyID(
+        ofHeader encoded: Substring.UTF8View, known: [(encoded: [UInt8], kid: String)]
+    ) throws -> String {
+        if let match = known.first(where: { $0.encoded.elementsEqual(encoded) }) { return match.kid }
+        struct Header: Decodable { var alg: String; var kid: String? }
+        let header = try JSONDecoder().decode(
+            Header.self, from: Data(try Base64.decode(Substring(encoded), alphabet: .urlSafeNoPadding))
+        )
+        guard header.alg == "HS256" else { throw Refusal.invalid("the access token's algorithm is not accepted") }
+        guard let kid = header.kid else { throw Refusal.invalid("the access token's key is unknown") }
+        return kid
     }
 }

@@ -32,9 +32,18 @@ struct AccountStore: Sendable {
     }
 
     /// Inserts a new account.
+    ///
+    /// Written out rather than built (or encoded from the model, which converts every key's
+    /// case): it runs on the writer every sign-up waits for.
     func insert(_ user: UserRecord, on sql: any SQLDatabase) async throws {
-        try await sql.insert(into: "kindred_users").model(user, keyEncodingStrategy: .convertToSnakeCase).run()
+        let values: [any Encodable & Sendable] = [
+            user.id, user.app, user.isAnonymous, user.displayName, user.firstName, user.lastName, user.photoUrl,
+            user.timeZone, user.locale, user.disabledAt, user.createdAt, user.updatedAt,
+        ]
+        try await sql.raw("INSERT INTO kindred_users (\(unsafeRaw: Self.userColumns)) VALUES (\(binds: values))").run()
     }
+
+    private static let userColumns = UserRecord.Columns.all.joined(separator: ", ")
 
     /// Inserts a credential; answers false (and changes nothing) when its subject or its kind
     /// for this account is already taken, which concurrent sign-ups can race for.

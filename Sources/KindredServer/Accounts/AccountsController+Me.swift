@@ -12,6 +12,14 @@ extension AccountsController {
         try await tokens.authenticate(authorization: scope.authorization, app: app.id)
     }
 
+    /// The API form of the account of the request's bearer token, read with its session.
+    func me(_ scope: RequestScope, app: AppConfiguration) async throws -> Components.Schemas.User {
+        let (user, credentials) = try await tokens.authenticateWithCredentials(
+            authorization: scope.authorization, app: app.id
+        )
+        return representation(of: user.user, credentials: credentials)
+    }
+
     /// Refuses anonymous accounts: for irreversible actions (pairing, purchases, leaving a couple).
     /// - Throws: 403 `upgrade_required`.
     static func requirePermanent(_ user: AuthenticatedUser) throws {

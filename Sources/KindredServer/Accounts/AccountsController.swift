@@ -158,6 +158,7 @@ struct AccountsController: Sendable {
         )
         let store = store
         let tokens = tokens
+        let session = tokens.newSession(userID: user.id, app: app.id)
         // A credential taken meanwhile (a concurrent sign-up) rolls the whole account back.
         let issued = try await database.transaction { sql in
             try await store.insert(user, on: sql)
@@ -165,7 +166,7 @@ struct AccountsController: Sendable {
                 credential.userId = user.id
                 guard try await store.insert(credential, on: sql) else { throw conflict }
             }
-            return try await tokens.startSession(userID: user.id, app: app.id, on: sql)
+            return try await tokens.insert(session, on: sql)
         }
         let credentials = credential.map { [$0] } ?? []
         return SignedIn(tokens: issued, user: representation(of: user, credentials: credentials), isNewUser: true)
@@ -176,9 +177,8 @@ struct AccountsController: Sendable {
         guard let user = try await store.user(id: userID) else { throw KindredError.invalidCredentials }
         guard user.disabledAt == nil else { throw KindredError.accountDisabled }
         let tokens = tokens
-        let issued = try await database.transaction { sql in
-            try await tokens.startSession(userID: userID, app: app.id, on: sql)
-        }
+        let session = tokens.newSession(userID: userID, app: app.id)
+        let issued = try await database.transaction { sql in try await tokens.insert(session, on: sql) }
         return SignedIn(tokens: issued, user: try await representation(of: user), isNewUser: isNewUser)
     }
 

@@ -32,21 +32,6 @@ struct TokenService: Sendable {
         case disabled
     }
 
-    /// Creates a session for `userID` and issues its first pair (inside the caller's transaction).
-    func startSession(userID: String, app: AppID, on sql: any SQLDatabase) async throws -> IssuedTokens {
-        let now = clock.now()
-        let sessionID = UUID().uuidString.lowercased()
-        try await sql.insert(into: "kindred_sessions")
-            .columns("id", "user_id", "app", "created_at", "refreshed_at", "expires_at")
-            .values(
-                SQLBind(sessionID), SQLBind(userID), SQLBind(app.rawValue), SQLBind(now.millisecondsSince1970),
-                SQLBind(now.millisecondsSince1970),
-                SQLBind(now.addingTimeInterval(settings.refreshTokenLifetime.timeInterval).millisecondsSince1970)
-            )
-            .run()
-        return try await issue(userID: userID, sessionID: sessionID, app: app, now: now, on: sql)
-    }
-
     /// Exchanges a refresh token for a new pair, or says why not.
     func refresh(_ refreshToken: String, app: AppID) async throws -> RefreshOutcome {
         guard refreshToken.utf8.count == 43,
@@ -95,43 +80,6 @@ struct TokenService: Sendable {
             let tokens = try await issue(userID: userID, sessionID: sessionID, app: app, now: now, on: sql)
             return .issued(tokens, userID: userID)
         }
-    }
-
-    /// Checks a bearer access token and loads its account and session in one query.
-    /// - Throws: `missingToken`, `invalidToken`, `tokenExpired`, `sessionRevoked`, `accountDisabled`.
-    func authenticate(authorization: String?, app: AppID) async throws -> AuthenticatedUser {
-        guard let authorization, !authorization.isEmpty else { throw KindredError.missingToken }
-        guard authorization.count > 7, authorization.prefix(7).lowercased() == "bearer " else {
-            throw KindredError.invalidToken("the Authorization header must be \"Bearer <access token>\"")
-        }
-        let token = String(authorization.dropFirst(7).drop(while: { $0 == " " }))
-        let claims: AccessTokenClaims
-        do {
-            claims = try codec.verify(token, now: clock.now())
-        } catch {
-            switch error {
-            case .expired: throw KindredError.tokenExpired
-            case .invalid(let why): throw KindredError.invalidToken(why)
-            }
-        }
-        guard claims.app == app.rawValue else {
-            throw KindredError.invalidToken("the access token belongs to another app")
-        }
-        let row = try await database.sql.select()
-            .columns(UserRecord.Columns.all.map { SQLColumn($0, table: "u") })
-            .column(SQLColumn("revoked_at", table: "s"), as: "session_revoked_at")
-            .from(SQLAlias(SQLIdentifier("kindred_sessions"), as: SQLIdentifier("s")))
-            .join(SQLAlias(SQLIdentifier("kindred_users"), as: SQLIdentifier("u")),
-                  on: SQLColumn("id", table: "u"), .equal, SQLColumn("user_id", table: "s"))
-            .where(SQLColumn("id", table: "s"), .equal, SQLBind(claims.sid))
-            .first()
-        guard let row, try row.decode(column: "session_revoked_at", as: Int64?.self) == nil else {
-            throw KindredError.sessionRevoked
-        }
-        let user = try row.decode(model: UserRecord.self, keyDecodingStrategy: .convertFromSnakeCase)
-        guard user.id == claims.sub else { throw KindredError.invalidToken() }
-        guard user.disabledAt == nil else { throw KindredError.accountDisabled }
-        return AuthenticatedUser(user: user, sessionID: claims.sid)
     }
 
     /// Revokes a session: its refresh tokens and access tokens stop working.

@@ -60,7 +60,7 @@ public struct TrustedProxies: Sendable, Equatable {
     /// - Returns: an IP address text, or `unknown` when the peer has none.
     func clientAddress(peer: String?, forwardedFor: [String]) -> String {
         guard let peer else { return "unknown" }
-        guard trusts(peer) else { return peer }
+        guard !blocks.isEmpty, trusts(peer) else { return peer }
         let hops = forwardedFor.flatMap { $0.split(separator: ",") }
             .map { $0.trimmingCharacters(in: .whitespaces) }
         for hop in hops.reversed() {

@@ -118,8 +118,12 @@ public func buildServerParts(_ dependencies: Dependencies) async throws -> Kindr
         realtime: realtime
     )
     // Compact, key-sorted JSON: the same bytes as the error envelope, and stable for clients.
+    // Dates as `ISO8601DateTranscoder` writes them, without its formatter.
     try operations.registerHandlers(
-        on: router, configuration: .init(jsonEncodingOptions: [.sortedKeys, .withoutEscapingSlashes])
+        on: router,
+        configuration: .init(
+            dateTranscoder: InternetDateTranscoder(), jsonEncodingOptions: [.sortedKeys, .withoutEscapingSlashes]
+        )
     )
     realtime.addFallbackRoute(to: router)
     return KindredServerParts(router: router, realtime: realtime)

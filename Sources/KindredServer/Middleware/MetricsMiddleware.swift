@@ -8,7 +8,13 @@ import Metrics
 struct MetricsMiddleware: RouterMiddleware {
     typealias Context = KindredRequestContext
 
-    let factory: any MetricsFactory
+    /// The counter and timer of each method, route and status.
+    let instruments: RequestInstruments
+
+    /// Counts through `factory`.
+    init(factory: any MetricsFactory) {
+        instruments = RequestInstruments(factory: factory)
+    }
 
     func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
@@ -23,12 +29,9 @@ struct MetricsMiddleware: RouterMiddleware {
         }
         // The route pattern (e.g. /v1/couples/{id}), never the raw path, keeps labels bounded.
         let route = context.endpointPath ?? "unmatched"
-        let dimensions = [
-            ("method", request.method.rawValue), ("route", route), ("status", String(response.status.code)),
-        ]
-        Counter(label: "kindred_http_requests_total", dimensions: dimensions, factory: factory).increment()
-        Timer(label: "kindred_http_request_duration_seconds", dimensions: dimensions, factory: factory)
-            .recordNanoseconds((ContinuousClock.now - start).nanoseconds)
+        let pair = instruments.instruments(for: .init(method: request.method, route: route, status: response.status.code))
+        pair.requests.increment()
+        pair.duration.recordNanoseconds((ContinuousClock.now - start).nanoseconds)
         return response
     }
 }

@@ -1,4 +1,3 @@
-import Foundation
 import HTTPTypes
 import Hummingbird
 import Logging
@@ -15,11 +14,14 @@ extension HTTPField.Name {
 struct RequestIDMiddleware: RouterMiddleware {
     typealias Context = KindredRequestContext
 
+    /// Makes the ids of requests that bring none.
+    let ids = RequestIDGenerator()
+
     func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
         var context = context
-        let id = request.headers[.xRequestID].flatMap(Self.accepted) ?? UUID().uuidString.lowercased()
+        let id = request.headers[.xRequestID].flatMap(Self.accepted) ?? ids.next()
         context.requestID = id
         context.logger[metadataKey: "request_id"] = .string(id)
         let start = ContinuousClock.now

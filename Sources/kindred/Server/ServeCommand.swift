@@ -65,7 +65,7 @@ struct ServerOptions: ParsableArguments {
     /// Sends logs to standard error at `level` and returns the root logger.
     func bootstrapLogging(level: Logger.Level) -> Logger {
         LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
+            var handler = DeferredMetadataLogHandler.standardError(label: label)
             handler.logLevel = level
             return handler
         }

@@ -1,0 +1,91 @@
+import KindredStore
+import SQLKit
+
+extension TokenService {
+    /// Checks a bearer access token and loads its account and session in one query.
+    /// - Throws: `missingToken`, `invalidToken`, `tokenExpired`, `sessionRevoked`, `accountDisabled`.
+    func authenticate(authorization: String?, app: AppID) async throws -> AuthenticatedUser {
+        let claims = try verify(authorization: authorization, app: app)
+        let rows = try await database.sql.raw(Self.sessionQuery(id: claims.sid, withCredentials: false)).all()
+        return try Self.authenticatedUser(rows.first, claims: claims)
+    }
+
+    /// `authenticate`, with the account's credentials read by the same query (for the routes
+    /// that answer with the account).
+    /// - Returns: the account and its credentials, oldest first.
+    func authenticateWithCredentials(
+        authorization: String?, app: AppID
+    ) async throws -> (user: AuthenticatedUser, credentials: [CredentialRecord]) {
+        let claims = try verify(authorization: authorization, app: app)
+        let rows = try await database.sql.raw(Self.sessionQuery(id: claims.sid, withCredentials: true)).all()
+        let user = try Self.authenticatedUser(rows.first, claims: claims)
+        // The left join gives one row without a credential when the account has none.
+        let credentials = try rows.compactMap { try CredentialRecord(joinedRow: $0, user: user.user) }
+        return (user, credentials)
+    }
+
+    /// The claims of a valid access token of `app` in an `Authorization` header.
+    private func verify(authorization: String?, app: AppID) throws -> AccessTokenClaims {
+        guard let authorization, !authorization.isEmpty else { throw KindredError.missingToken }
+        guard let token = Self.bearerToken(in: authorization) else {
+            throw KindredError.invalidToken("the Authorization header must be \"Bearer <access token>\"")
+        }
+        let claims: AccessTokenClaims
+        do {
+            claims = try codec.verify(token, now: clock.now())
+        } catch {
+            switch error {
+            case .expired: throw KindredError.tokenExpired
+            case .invalid(let why): throw KindredError.invalidToken(why)
+            }
+        }
+        guard claims.app == app.rawValue else {
+            throw KindredError.invalidToken("the access token belongs to another app")
+        }
+        return claims
+    }
+
+    /// The account of a session row, if the session is live and the account enabled.
+    private static func authenticatedUser(_ row: (any SQLRow)?, claims: AccessTokenClaims) throws -> AuthenticatedUser {
+        guard let row, try row.decode(column: "session_revoked_at", as: Int64?.self) == nil else {
+            throw KindredError.sessionRevoked
+        }
+        let user = try UserRecord(row: row)
+        guard user.id == claims.sub else { throw KindredError.invalidToken() }
+        guard user.disabledAt == nil else { throw KindredError.accountDisabled }
+        return AuthenticatedUser(user: user, sessionID: claims.sid)
+    }
+
+    /// The token after `Bearer ` (any case, extra spaces skipped), or nil when the header is not
+    /// a bearer token.
+    static func bearerToken(in authorization: String) -> String? {
+        let bytes = authorization.utf8
+        guard bytes.count > 7 else { return nil }
+        let lowercased = { (byte: UInt8) in (0x41...0x5A).contains(byte) ? byte | 0x20 : byte }
+        guard bytes.prefix(7).elementsEqual("bearer ".utf8, by: { lowercased($0) == $1 }) else { return nil }
+        return String(Substring(bytes.dropFirst(7).drop(while: { $0 == UInt8(ascii: " ") })))
+    }
+
+    // MARK: - The query
+
+    /// The session ⋈ user query, optionally left-joined with the user's credentials.
+    ///
+    /// Written out rather than built: it runs on every authenticated request, and serializing
+    /// SQLKit's builders cost more than the rest of the request's database work. The text is
+    /// the same on both dialects; the session id is bound.
+    static func sessionQuery(id: String, withCredentials: Bool) -> SQLQueryString {
+        withCredentials
+            ? "\(unsafeRaw: sessionWithCredentialsSQL)\(bind: id) ORDER BY c.created_at, c.id"
+            : "\(unsafeRaw: sessionSQL)\(bind: id)"
+    }
+
+    private static let userColumns = UserRecord.Columns.all.map { "u.\($0)" }.joined(separator: ", ")
+        + ", s.revoked_at AS session_revoked_at"
+
+    private static let sessionSQL = "SELECT \(userColumns) FROM kindred_sessions s"
+        + " JOIN kindred_users u ON u.id = s.user_id WHERE s.id = "
+
+    private static let sessionWithCredentialsSQL = "SELECT \(userColumns), \(CredentialRecord.joinedColumns)"
+        + " FROM kindred_sessions s JOIN kindred_users u ON u.id = s.user_id"
+        + " LEFT JOIN kindred_credentials c ON c.user_id = u.id WHERE s.id = "
+}

@@ -1,0 +1,51 @@
+import Foundation
+import Testing
+
+@testable import KindredServer
+
+/// The claims' plain JSON is byte for byte what `JSONEncoder` writes, and anything else is
+/// left to the coders.
+@Suite struct AccessTokenClaimsJSONTests {
+    static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return encoder
+    }()
+
+    static func claims(app: String = "closer", sub: String = UUID().uuidString.lowercased(), iat: Int64 = 1_767_225_600) -> AccessTokenClaims {
+        AccessTokenClaims(iss: "kindred", sub: sub, sid: UUID().uuidString.lowercased(), app: app, iat: iat, exp: iat + 900)
+    }
+
+    @Test func plainClaimsAreWrittenAsTheEncoderWritesThemAndReadBack() throws {
+        for claims in [Self.claims(), Self.claims(app: "pulse", iat: 0), Self.claims(sub: "A_b-9.z", iat: 999_999_999_999)] {
+            let json = claims.json(fallback: Self.encoder)
+            #expect(json == Array(try Self.encoder.encode(claims)))
+            #expect(AccessTokenClaims.parsePlain(json) == claims)
+        }
+    }
+
+    @Test func otherTextsUseTheEncoder() throws {
+        let claims = Self.claims(sub: "a\"b/c é")
+        #expect(claims.json(fallback: Self.encoder) == Array(try Self.encoder.encode(claims)))
+        #expect(AccessTokenClaims.parsePlain(claims.json(fallback: Self.encoder)) == nil)
+    }
+
+    @Test func otherFormsAreNotParsed() {
+        let forms = [
+            #"{"exp":1,"app":"closer","iat":0,"iss":"kindred","sid":"s","sub":"u"}"#,
+            #"{"app":"closer","exp":01,"iat":0,"iss":"kindred","sid":"s","sub":"u"}"#,
+            #"{"app":"closer","exp":-1,"iat":0,"iss":"kindred","sid":"s","sub":"u"}"#,
+            #"{"app":"closer","exp":1,"iat":0,"iss":"kindred","sid":"s","sub":"u"} "#,
+            #"{"app":"clo\u0073er","exp":1,"iat":0,"iss":"kindred","sid":"s","sub":"u"}"#,
+            #"{"app":"closer","exp":1234567890123456789,"iat":0,"iss":"kindred","sid":"s","sub":"u"}"#,
+            #"{"app":"closer","exp":1,"iat":0,"iss":"kindred","sid":"s","sub":"u""#,
+        ]
+        for form in forms {
+            #expect(AccessTokenClaims.parsePlain(Array(form.utf8)) == nil, "\(form)")
+        }
+        #expect(
+            AccessTokenClaims.parsePlain(Array(#"{"app":"closer","exp":10,"iat":0,"iss":"kindred","sid":"s","sub":"u"}"#.utf8))
+                == AccessTokenClaims(iss: "kindred", sub: "u", sid: "s", app: "closer", iat: 0, exp: 10)
+        )
+    }
+}
