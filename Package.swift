@@ -192,6 +192,7 @@ let package = Package(
         .executableTarget(
             name: "kindred-realtime-bench",
             dependencies: [
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 "KindredServer", "KindredStore", "KindredAPI",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),

@@ -1,3 +1,4 @@
+import NIOConcurrencyHelpers
 import Synchronization
 import AsyncHTTPClient
 import Foundation
@@ -40,7 +41,7 @@ func openSubscribers(
 ) -> [Task<Void, Never>] {
     (0..<count).map { _ in
         Task {
-            _ = try? await WebSocketClient.connect(
+            do { _ = try await WebSocketClient.connect(
                 url: url, configuration: .init(maxFrameSize: 1 << 16, additionalHeaders: headers), logger: logger
             ) { inbound, outbound, _ in
                 if let subscribe { try await outbound.write(.text(subscribe)) }
@@ -50,7 +51,7 @@ func openSubscribers(
                         onFrame(text)
                     }
                 }
-            }
+            } } catch { print("subscriber failed: \(error)") }
         }
     }
 }
@@ -104,7 +105,7 @@ let session = try JSONSerialization.jsonObject(with: Data(body.readableBytesView
 guard let token = session?["accessToken"] as? String else { fatalError("no token: \(String(buffer: body))") }
 
 let kindredRecorder = LatencyRecorder()
-let subscribed = Mutex(0)
+let subscribed = NIOLockedValueBox(0)
 var headers = HTTPFields()
 headers[.authorization] = "Bearer \(token)"
 headers[HTTPField.Name("X-Kindred-App")!] = "closer"
@@ -112,12 +113,12 @@ let kindredSubscribers = openSubscribers(
     count: subscriberCount, url: "ws://127.0.0.1:\(kindredPort)/v1/realtime", headers: headers,
     subscribe: #"{"op":"subscribe","channel":"bench:fanout"}"#
 ) { frame in
-    if frame.hasPrefix(#"{"op":"subscribed""#) { subscribed.withLock { $0 += 1 } } else if let n = index(in: frame) {
+    if frame.hasPrefix(#"{"op":"subscribed""#) { subscribed.withLockedValue { $0 += 1 } } else if let n = index(in: frame) {
         kindredRecorder.received(n)
     }
 }
-guard try await wait(60, { subscribed.withLock { $0 } == subscriberCount }) else {
-    fatalError("only \(subscribed.withLock { $0 }) of \(subscriberCount) subscribed")
+guard try await wait(60, { subscribed.withLockedValue { $0 } == subscriberCount }) else {
+    fatalError("only \(subscribed.withLockedValue { $0 }) of \(subscriberCount) subscribed")
 }
 let channel = try RealtimeChannel("bench:fanout")
 let publisher = parts.realtime.publisher
