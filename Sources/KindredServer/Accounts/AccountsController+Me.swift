@@ -89,7 +89,7 @@ extension AccountsController {
             throw KindredError.credentialInUse
         }
         let credential = CredentialRecord(
-            id: UUID().uuidString.lowercased(), userId: user.user.id, app: app.id.rawValue, provider: "password",
+            id: RandomID.make(), userId: user.user.id, app: app.id.rawValue, provider: "password",
             subject: email, email: email, passwordHash: try await hasher.hash(password),
             createdAt: clock.now().millisecondsSince1970
         )
@@ -109,7 +109,7 @@ extension AccountsController {
             throw KindredError.alreadyLinked(provider.rawValue)
         }
         let credential = CredentialRecord(
-            id: UUID().uuidString.lowercased(), userId: user.user.id, app: app.id.rawValue, provider: provider.rawValue,
+            id: RandomID.make(), userId: user.user.id, app: app.id.rawValue, provider: provider.rawValue,
             subject: claims.subject, email: app.storesEmail ? claims.email : nil, passwordHash: nil,
             createdAt: clock.now().millisecondsSince1970
         )

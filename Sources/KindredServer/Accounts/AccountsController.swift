@@ -58,7 +58,7 @@ struct AccountsController: Sendable {
         }
         let hash = try await hasher.hash(password)
         let credential = CredentialRecord(
-            id: UUID().uuidString.lowercased(), userId: "", app: app.id.rawValue, provider: "password",
+            id: RandomID.make(), userId: "", app: app.id.rawValue, provider: "password",
             subject: email, email: email, passwordHash: hash, createdAt: clock.now().millisecondsSince1970
         )
         return try await createAccount(
@@ -104,7 +104,7 @@ struct AccountsController: Sendable {
             return try await startSession(userID: existing.userId, app: app, isNewUser: false)
         }
         let credential = CredentialRecord(
-            id: UUID().uuidString.lowercased(), userId: "", app: app.id.rawValue, provider: provider.rawValue,
+            id: RandomID.make(), userId: "", app: app.id.rawValue, provider: provider.rawValue,
             subject: claims.subject, email: app.storesEmail ? claims.email : nil, passwordHash: nil,
             createdAt: clock.now().millisecondsSince1970
         )
@@ -152,7 +152,7 @@ struct AccountsController: Sendable {
     ) async throws -> SignedIn {
         let now = clock.now().millisecondsSince1970
         let user = UserRecord(
-            id: UUID().uuidString.lowercased(), app: app.id.rawValue, isAnonymous: isAnonymous,
+            id: RandomID.make(), app: app.id.rawValue, isAnonymous: isAnonymous,
             displayName: displayName, firstName: firstName, lastName: lastName, photoUrl: nil, timeZone: nil,
             locale: nil, disabledAt: nil, createdAt: now, updatedAt: now
         )

@@ -22,7 +22,7 @@ extension TokenService {
     /// Makes a session for `userID` and its first pair of tokens, without storing anything.
     func newSession(userID: String, app: AppID) -> NewSession {
         let now = clock.now()
-        let sessionID = UUID().uuidString.lowercased()
+        let sessionID = RandomID.make()
         let refreshToken = Base64.encode(SecureRandom.bytes(32), alphabet: .urlSafeNoPadding)
         let issuedAt = Int64(now.timeIntervalSince1970)
         let lifetime = Int64(settings.accessTokenLifetime.components.seconds)
