@@ -180,6 +180,7 @@ struct GroupCommitStatistics: Sendable, Equatable {
     /// The most bodies one group held.
     var largest = 0
 
+    /// Counts one committed group of `count` bodies.
     mutating func record(bodies count: Int) {
         groups += 1
         bodies += count

@@ -10,7 +10,8 @@ import SQLiteKit
 /// A file database has `readerCount` readers on a thread pool of as many threads, and one
 /// more connection for writing with a thread of its own (the group commit's writer task runs
 /// there, see `ThreadPoolTaskExecutor`). A private in-memory database has one connection, which
-/// reads and writes on one thread.
+/// reads and writes on one thread (so a transaction body there must use only the session it is
+/// given: during a group, the one connection is the writer's).
 struct SQLiteStore: Sendable {
     /// The connections of `Database.sql`.
     let readers: SQLiteConnectionPool
