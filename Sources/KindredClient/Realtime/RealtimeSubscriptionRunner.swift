@@ -16,6 +16,14 @@ struct RealtimeSubscriptionRunner: Sendable {
         var error: KindredClientError
     }
 
+    /// The server ended the connection because the session ended: refresh (which fails for a
+    /// revoked session and ends the stream) before connecting again.
+    private struct SessionEnded: Error {}
+
+    /// The server ended this channel's subscription but not the connection (`internal`):
+    /// reconnect and resume, since the connection would otherwise stay open and silent.
+    private struct Resubscribe: Error {}
+
     func run() async {
         var attempt = 0
         var logger = Logger(label: "kindred.realtime")
@@ -33,11 +41,14 @@ struct RealtimeSubscriptionRunner: Sendable {
                 upgraded = true
             } catch let final as Final {
                 return finish(throwing: final.error)
+            } catch is SessionEnded {
+                // Connected, but the session is over: a refresh says whether it really is.
+                upgraded = false
             } catch {
                 upgraded = await cursor.connected
             }
             if Task.isCancelled { break }
-            if await cursor.connected {
+            if upgraded, await cursor.connected {
                 attempt = 0
             } else if !upgraded {
                 // Refused or unreachable: a refused token is replaced (an ended session ends the stream).
@@ -99,8 +110,13 @@ struct RealtimeSubscriptionRunner: Sendable {
                         // The server numbers from scratch (restored database): re-read state.
                         let (from, to) = await cursor.rewind()
                         output.yield(.gap(channel: channel, from: from, to: to))
+                    case "session_revoked", "account_disabled":
+                        throw SessionEnded()
                     default:
-                        break  // heartbeat_missed, internal, …: the connection ends and is resumed
+                        // About this channel (`internal`): the subscription ended, the connection
+                        // did not; reconnect and resume. Others (heartbeat_missed, shutting_down):
+                        // the server closes the connection, which is then resumed.
+                        if frame.channel == channel { throw Resubscribe() }
                     }
                 }
             }

@@ -99,6 +99,9 @@ struct AccountStore: Sendable {
             if disabled {
                 try await sql.update("kindred_sessions").set("revoked_at", to: now)
                     .where("user_id", .equal, userID).where("revoked_at", .is, SQLLiteral.null).run()
+                // Another process (the server) closes the account's WebSockets on PostgreSQL at
+                // once; on SQLite at their next heartbeat.
+                try await RealtimeSessions.announce(.user(userID), on: sql)
             }
             return true
         }

@@ -54,9 +54,12 @@ extension AccountsController {
     /// Deletes everything the account owns (every registered domain), then the account.
     func delete(_ user: AuthenticatedUser) async throws {
         let registry = userData
+        let userID = user.user.id
         try await database.transaction { sql in
-            try await registry.delete(userID: user.user.id, on: sql)
+            try await registry.delete(userID: userID, on: sql)
+            try await RealtimeSessions.announce(.user(userID), on: sql)
         }
+        tokens.sessions.end(.user(userID))
     }
 
     /// Everything the server holds about the account, secrets left out.

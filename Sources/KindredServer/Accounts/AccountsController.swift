@@ -135,7 +135,8 @@ struct AccountsController: Sendable {
             return SignedIn(tokens: issued, user: try await representation(of: user), isNewUser: false)
         case .invalid:
             throw KindredError.invalidRefreshToken
-        case .reused:
+        case .reused(let sessionID):
+            tokens.sessions.end(.session(sessionID))
             logger.warning("refresh token reused after its grace window; session revoked")
             throw KindredError.refreshTokenReused
         case .disabled:

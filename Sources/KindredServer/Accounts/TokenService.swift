@@ -23,12 +23,14 @@ struct TokenService: Sendable {
     let clock: any WallClock
     let codec: AccessTokenCodec
     let settings: AuthConfiguration
+    /// The open realtime connections, closed when their session ends.
+    var sessions = RealtimeSessions()
 
     /// What a refresh attempt came to, decided inside its transaction.
     enum RefreshOutcome: Sendable {
         case issued(IssuedTokens, userID: String)
         case invalid
-        case reused
+        case reused(sessionID: String)
         case disabled
     }
 
@@ -68,7 +70,8 @@ struct TokenService: Sendable {
                 guard nowMS - usedAt <= graceMS else {
                     try await sql.update("kindred_sessions").set("revoked_at", to: nowMS)
                         .where("id", .equal, sessionID).run()
-                    return .reused
+                    try await RealtimeSessions.announce(.session(sessionID), on: sql)
+                    return .reused(sessionID: sessionID)
                 }
             } else {
                 try await sql.update("kindred_refresh_tokens").set("used_at", to: nowMS)
@@ -82,10 +85,16 @@ struct TokenService: Sendable {
         }
     }
 
-    /// Revokes a session: its refresh tokens and access tokens stop working.
+    /// Revokes a session: its refresh tokens and access tokens stop working, and its realtime
+    /// connections (on every replica) close.
     func revoke(sessionID: String) async throws {
-        try await database.sql.update("kindred_sessions").set("revoked_at", to: clock.now().millisecondsSince1970)
-            .where("id", .equal, sessionID).where("revoked_at", .is, SQLLiteral.null).run()
+        let now = clock.now().millisecondsSince1970
+        try await database.transaction { sql in
+            try await sql.update("kindred_sessions").set("revoked_at", to: now)
+                .where("id", .equal, sessionID).where("revoked_at", .is, SQLLiteral.null).run()
+            try await RealtimeSessions.announce(.session(sessionID), on: sql)
+        }
+        sessions.end(.session(sessionID))
     }
 
     /// Deletes refresh tokens past their expiry and sessions past theirs; for the housekeeping job.

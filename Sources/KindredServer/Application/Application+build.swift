@@ -101,12 +101,15 @@ public func buildServerParts(_ dependencies: Dependencies) async throws -> Kindr
     router.add(middleware: BodyLimitMiddleware(limit: dependencies.maxBodySize))
     router.add(middleware: AppMiddleware(registry: dependencies.apps))
     router.add(middleware: RequestScopeMiddleware(trustedProxies: dependencies.auth.trustedProxies))
-    let tokens = try await makeTokenService(dependencies)
+    var tokens = try await makeTokenService(dependencies)
+    let sessions = RealtimeSessions()
+    tokens.sessions = sessions
     var realtimeLogger = dependencies.logger
     realtimeLogger[metadataKey: "service"] = "realtime"
     let realtime = RealtimeHub(
         database: dependencies.database, clock: dependencies.clock, settings: dependencies.realtime,
-        authorizers: dependencies.channelAuthorizers, tokens: tokens, apps: dependencies.apps, logger: realtimeLogger
+        authorizers: dependencies.channelAuthorizers, tokens: tokens, apps: dependencies.apps, logger: realtimeLogger,
+        sessions: sessions
     )
     let notifications = try makeNotificationsController(dependencies)
     let operations = APIHandler(

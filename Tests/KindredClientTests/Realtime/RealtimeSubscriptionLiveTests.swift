@@ -54,4 +54,23 @@ import Testing
         }
         #expect(await server.stop().status == 0)
     }
+
+    @Test("A session revoked elsewhere ends the sequence with sessionExpired at once", .timeLimit(.minutes(1)))
+    func revokedSessionEnds() async throws {
+        let server = try await LiveServer()
+        let store = MemoryTokenStore()
+        let session = KindredSession(serverURL: server.url, app: .closer, store: store)
+        let user = try await session.signUp(email: "ada@example.com", password: "correct horse battery").user
+        var iterator = session.subscribe(channel: "user:\(user.id)", after: 0).makeAsyncIterator()
+        _ = try await session.updateMe(.init(displayName: "One"))
+        #expect(Self.seq(try await iterator.next()) == 1)
+        // The same session's tokens used from elsewhere to log out (a stolen device signed out
+        // from the web): the open socket closes, refreshing fails, the stream ends.
+        let elsewhere = KindredSession(serverURL: server.url, app: .closer, store: MemoryTokenStore(await store.load()))
+        try await elsewhere.logOut()
+        await #expect(throws: KindredClientError.sessionExpired) {
+            _ = try await iterator.next()
+        }
+        #expect(await server.stop().status == 0)
+    }
 }

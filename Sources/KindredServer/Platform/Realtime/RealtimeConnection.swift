@@ -27,6 +27,8 @@ struct RealtimeConnection: Sendable {
         let subscriptions = Subscriptions()
         let unansweredPings = NIOLockedValueBox(0)
         let settings = hub.settings
+        let registration = hub.sessions.add(identity, outbox: outbox)
+        defer { hub.sessions.remove(registration) }
 
         await withTaskGroup(of: Role.self) { group in
             group.addTask {
@@ -52,6 +54,11 @@ struct RealtimeConnection: Sendable {
                     }
                     if missed >= 2 {
                         outbox.send(RealtimeFrame.error(.heartbeatMissed))
+                        outbox.finish()
+                        break
+                    }
+                    if let ended = await sessionEnded() {
+                        outbox.send(RealtimeFrame.error(ended))
                         outbox.finish()
                         break
                     }
@@ -86,6 +93,20 @@ struct RealtimeConnection: Sendable {
         for subscription in subscriptions.byChannel.withLockedValue({ Array($0.values) }) {
             subscription.close(sending: nil)
             await hub.broker.detach(subscription)
+        }
+    }
+
+    /// Whether the connection's session ended since the last heartbeat (a revocation no
+    /// notification announced, such as `kindred users disable` on SQLite): the refusal, or nil
+    /// while the session is open or the database cannot say (a fault does not drop clients).
+    private func sessionEnded() async -> KindredError? {
+        do {
+            _ = try await hub.tokens.authenticate(sessionID: identity.sessionID, userID: identity.userID)
+            return nil
+        } catch let error as KindredError {
+            return error
+        } catch {
+            return nil
         }
     }
 

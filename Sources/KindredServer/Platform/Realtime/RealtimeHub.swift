@@ -23,10 +23,12 @@ public final class RealtimeHub: Service, Sendable {
     let tokens: TokenService
     let apps: AppRegistry
     let logger: Logger
+    /// The open connections by session, closed when their session ends.
+    let sessions: RealtimeSessions
 
     init(
         database: Database, clock: any WallClock, settings: RealtimeSettings, authorizers: ChannelAuthorizers,
-        tokens: TokenService, apps: AppRegistry, logger: Logger
+        tokens: TokenService, apps: AppRegistry, logger: Logger, sessions: RealtimeSessions
     ) {
         let store = RealtimeEventStore(database: database)
         let broker = RealtimeBroker(store: store, logger: logger)
@@ -39,6 +41,7 @@ public final class RealtimeHub: Service, Sendable {
         self.tokens = tokens
         self.apps = apps
         self.logger = logger
+        self.sessions = sessions
         self.tickets = RealtimeTickets(database: database, clock: clock, lifetime: settings.ticketLifetime)
         self.publisher = RealtimePublisher(store: store, clock: clock, broker: broker)
     }
@@ -89,6 +92,8 @@ public final class RealtimeHub: Service, Sendable {
         case .event(let channel, let seq): await broker.notified(channel: channel, seq: seq)
         case .revalidateChannel(let channel): await revalidateHere(await broker.subscriptions(on: channel))
         case .revalidateUser(let userID): await revalidateHere(await broker.subscriptions(of: userID))
+        case .sessionEnded(let sessionID): sessions.end(.session(sessionID))
+        case .userSessionsEnded(let userID): sessions.end(.user(userID))
         case nil: logger.debug("realtime: ignored notification", metadata: ["payload": "\(payload.prefix(80))"])
         }
     }

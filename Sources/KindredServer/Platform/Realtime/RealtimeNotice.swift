@@ -7,13 +7,20 @@ enum RealtimeNotice: Equatable, Sendable {
     case revalidateChannel(String)
     /// The user's memberships changed: re-check all their subscriptions.
     case revalidateUser(String)
+    /// A session was revoked: close its connections.
+    case sessionEnded(String)
+    /// Every session of the account ended: close its connections.
+    case userSessionsEnded(String)
 
-    /// The NOTIFY payload: `e <seq> <channel>`, `c <channel>` or `u <user id>`.
+    /// The NOTIFY payload: `e <seq> <channel>`, `c <channel>`, `u <user id>`, `s <session id>`
+    /// or `x <user id>`.
     var payload: String {
         switch self {
         case .event(let channel, let seq): "e \(seq) \(channel)"
         case .revalidateChannel(let channel): "c \(channel)"
         case .revalidateUser(let userID): "u \(userID)"
+        case .sessionEnded(let sessionID): "s \(sessionID)"
+        case .userSessionsEnded(let userID): "x \(userID)"
         }
     }
 
@@ -30,6 +37,12 @@ enum RealtimeNotice: Equatable, Sendable {
         case "u":
             guard parts.count == 2 else { return nil }
             self = .revalidateUser(String(parts[1]))
+        case "s":
+            guard parts.count == 2 else { return nil }
+            self = .sessionEnded(String(parts[1]))
+        case "x":
+            guard parts.count == 2 else { return nil }
+            self = .userSessionsEnded(String(parts[1]))
         default:
             return nil
         }
