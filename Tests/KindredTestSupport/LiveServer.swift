@@ -76,6 +76,22 @@ public actor LiveServer {
         return Stopped(status: status, stderr: running.logs.finish())
     }
 
+    /// The server's log so far (empty when it is not running).
+    public func log() -> String {
+        running?.logs.snapshot() ?? ""
+    }
+
+    /// Waits until the log contains `text`.
+    /// - Returns: whether it appeared within `timeout`.
+    public func waitForLog(_ text: String, timeout: Duration = .seconds(15)) async throws -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if log().contains(text) { return true }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        return log().contains(text)
+    }
+
     /// Stops the server and starts it again on the same port and database.
     /// - Returns: what the first process left behind.
     @discardableResult
