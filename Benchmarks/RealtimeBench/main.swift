@@ -16,9 +16,17 @@ import Prometheus
 // E events published back to back, each in its own committed transaction; measured: deliveries
 // per second and commit-to-delivery latency. Baseline in the same run: a bare
 // hummingbird-websocket server broadcasting E frames to N connections.
-// Usage: kindred-realtime-bench [SUBSCRIBERS] [EVENTS] [DATABASE_URL]
+// Usage: kindred-realtime-bench [--rate EVENTS_PER_SECOND] [SUBSCRIBERS] [EVENTS] [DATABASE_URL]
+// Without --rate, events go back to back (throughput; latency then includes queueing behind
+// earlier events). With --rate, each side publishes at that pace (latency of a steady load).
 
-let arguments = CommandLine.arguments
+let (arguments, rate): ([String], Double?) = {
+    var arguments = CommandLine.arguments
+    guard let flag = arguments.firstIndex(of: "--rate"), flag + 1 < arguments.count else { return (arguments, nil) }
+    let rate = Double(arguments[flag + 1])
+    arguments.removeSubrange(flag...(flag + 1))
+    return (arguments, rate)
+}()
 let subscriberCount = arguments.count > 1 ? Int(arguments[1]) ?? 1000 : 1000
 let eventCount = arguments.count > 2 ? Int(arguments[2]) ?? 200 : 200
 var logger = Logger(label: "bench")
@@ -64,6 +72,18 @@ func wait(_ seconds: Double, _ condition: () -> Bool) async throws -> Bool {
         try await Task.sleep(for: .milliseconds(5))
     }
     return condition()
+}
+
+/// Publishes `count` events through `publish`, back to back or at `rate` per second.
+func pace(_ count: Int, rate: Double?, _ publish: (Int) async throws -> Void) async throws {
+    let clock = ContinuousClock()
+    let start = clock.now
+    for n in 0..<count {
+        if let rate {
+            try await Task.sleep(until: start + .nanoseconds(Int64(Double(n) / rate * 1e9)), clock: clock)
+        }
+        try await publish(n)
+    }
 }
 
 /// The `"n":<int>` of a frame.
@@ -122,11 +142,12 @@ guard try await wait(60, { subscribed.withLockedValue { $0 } == subscriberCount 
 }
 let channel = try RealtimeChannel("bench:fanout")
 let publisher = parts.realtime.publisher
-for n in 0..<eventCount {
+try await pace(eventCount, rate: rate) { n in
     try await publisher.transaction { transaction in
         try await publisher.publish(channel: channel, type: "bench.tick", data: ["n": n], on: transaction)
+        // The last step before the commit: latency is measured from (just before) commit.
+        kindredRecorder.sent(n)
     }
-    kindredRecorder.sent(n)
 }
 let kindredComplete = try await wait(120) { kindredRecorder.deliveries == subscriberCount * eventCount }
 let kindredSummary = kindredRecorder.summary()
@@ -146,7 +167,7 @@ let bareSubscribers = openSubscribers(
     if let n = index(in: frame) { bareRecorder.received(n) }
 }
 guard try await wait(60, { bare.count == subscriberCount }) else { fatalError("baseline: only \(bare.count) connected") }
-for n in 0..<eventCount {
+try await pace(eventCount, rate: rate) { n in
     bareRecorder.sent(n)
     bare.broadcast(#"{"op":"event","channel":"bench:fanout","seq":\#(n + 1),"type":"bench.tick","data":{"n":\#(n)}}"#)
     await Task.yield()
@@ -163,7 +184,8 @@ func line(_ name: String, _ s: (perSecond: Double, p50: Double, p99: Double, max
         name, s.perSecond, s.p50, s.p99, s.max, complete ? "" : "   (INCOMPLETE)"
     )
 }
-print("realtime fan-out: \(subscriberCount) subscribers × \(eventCount) events on \(database.sql.dialect.name)")
+let pacing = rate.map { String(format: "paced at %.0f events/s", $0) } ?? "back to back"
+print("realtime fan-out: \(subscriberCount) subscribers × \(eventCount) events \(pacing) on \(database.sql.dialect.name)")
 print(line("kindred (commit → delivery)    ", kindredSummary, complete: kindredComplete))
 print(line("bare hummingbird-websocket     ", bareSummary, complete: bareComplete))
 print(String(format: "ratio (kindred / bare throughput): %.2f", kindredSummary.perSecond / max(bareSummary.perSecond, 1)))

@@ -60,9 +60,8 @@ public struct NotificationDispatcher: Sendable {
     /// Dispatches the notification `id`.
     public func dispatch(_ id: String) async throws -> Outcome {
         let sql = database.sql
-        guard let row = try await sql.select().columns(
-            "user_id", "app", "type", "title", "body", "data", "collapse_id", "state", "attempts"
-        ).from("kindred_notifications").where("id", .equal, id).first() else { return .skipped }
+        // The notification, its user's settings and profile time zone in one read.
+        guard let row = try await sql.raw(Self.notificationQuery(id)).first() else { return .skipped }
         let state = try row.decode(column: "state", as: String.self)
         guard state == "queued" || state == "sending" else { return .skipped }
         let userID = try row.decode(column: "user_id", as: String.self)
@@ -70,13 +69,12 @@ public struct NotificationDispatcher: Sendable {
         let now = clock.now()
 
         // Settings may have changed since it was queued: check opt-out and quiet hours now.
-        if !type.isCritical, let settings = try await NotificationSettingsRecord.load(userID: userID, on: sql) {
+        if !type.isCritical, let settings = try NotificationSettingsRecord.decode(joined: row, prefix: "s_", userID: userID) {
             if settings.optOut.contains(type.rawValue) {
                 try await setState(id, "skipped")
                 return .skipped
             }
-            let profileZone = try await sql.select().column("time_zone").from("kindred_users")
-                .where("id", .equal, userID).first()?.decode(column: "time_zone", as: String?.self)
+            let profileZone = try row.decode(column: "profile_time_zone", as: String?.self)
             if let end = settings.quietHours(fallbackZone: profileZone)?.deferral(at: now) {
                 try await sql.update("kindred_notifications").set("deliver_after", to: end.millisecondsSince1970)
                     .where("id", .equal, id).run()
@@ -94,7 +92,9 @@ public struct NotificationDispatcher: Sendable {
         let app = AppID(rawValue: try row.decode(column: "app", as: String.self)) ?? .closer
         let attempts = try row.decode(column: "attempts", as: Int.self) + 1
 
-        let accepted = Set(try await sql.select().column("token_id").from("kindred_notification_deliveries")
+        // Acceptances are recorded with the attempt count, so a first attempt has none to skip.
+        let accepted = attempts == 1 ? Set<String>() : Set(try await sql.select().column("token_id")
+            .from("kindred_notification_deliveries")
             .where("notification_id", .equal, id).where("state", .equal, "accepted").all()
             .map { try $0.decode(column: "token_id", as: String.self) })
         let devices = try await sql.select().columns("id", "token", "transport", "apns_environment")
@@ -168,6 +168,20 @@ public struct NotificationDispatcher: Sendable {
     public func markFailed(_ id: String, reason: String) async throws {
         try await database.sql.update("kindred_notifications").set("state", to: "failed")
             .set("last_error", to: reason).where("id", .equal, id).run()
+    }
+
+    /// The notification `id` joined with its user's settings (columns `s_*`, NULL when the user
+    /// has none) and profile time zone.
+    private static func notificationQuery(_ id: String) -> SQLQueryString {
+        """
+        SELECT n.user_id, n.app, n.type, n.title, n.body, n.data, n.collapse_id, n.state, n.attempts,
+               s.time_zone AS s_time_zone, s.quiet_start AS s_quiet_start, s.quiet_end AS s_quiet_end,
+               s.opt_out AS s_opt_out, s.updated_at AS s_updated_at, u.time_zone AS profile_time_zone
+        FROM kindred_notifications n
+        LEFT JOIN kindred_notification_settings s ON s.user_id = n.user_id
+        LEFT JOIN kindred_users u ON u.id = n.user_id
+        WHERE n.id = \(bind: id)
+        """
     }
 
     private func setState(_ id: String, _ state: String) async throws {

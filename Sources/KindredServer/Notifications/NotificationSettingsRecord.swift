@@ -27,6 +27,20 @@ struct NotificationSettingsRecord: Sendable, Equatable {
         )
     }
 
+    /// The settings in a row that joined `kindred_notification_settings` with `prefix` on its
+    /// columns (`<prefix>time_zone`, …); nil when the join found none.
+    static func decode(joined row: any SQLRow, prefix: String, userID: String) throws -> NotificationSettingsRecord? {
+        guard let optOutJSON = try row.decode(column: prefix + "opt_out", as: String?.self) else { return nil }
+        return NotificationSettingsRecord(
+            userID: userID,
+            timeZone: try row.decode(column: prefix + "time_zone", as: String?.self),
+            quietStart: try row.decode(column: prefix + "quiet_start", as: Int?.self),
+            quietEnd: try row.decode(column: prefix + "quiet_end", as: Int?.self),
+            optOut: (try? JSONDecoder().decode([String].self, from: Data(optOutJSON.utf8))) ?? [],
+            updatedAt: try row.decode(column: prefix + "updated_at", as: Int64.self)
+        )
+    }
+
     /// Inserts or replaces the row.
     func save(on sql: any SQLDatabase) async throws {
         let optOutJSON = String(decoding: try JSONEncoder().encode(optOut), as: UTF8.self)
