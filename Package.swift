@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "KindredStore", targets: ["KindredStore"]),
         .library(name: "KindredServer", targets: ["KindredServer"]),
         .library(name: "KindredClient", targets: ["KindredClient"]),
+        .library(name: "CloserKit", targets: ["CloserKit"]),
         .executable(name: "kindred", targets: ["kindred"]),
     ],
     dependencies: [
@@ -46,6 +47,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-openapi-async-http-client.git", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.4.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.1"),
+        // CloserKit's on-device store of pending one-time answer keys (needs Debian's libsqlite3-dev).
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
     ],
     targets: [
         // Every end-to-end wire format of the five apps. swift-crypto only, no I/O.
@@ -119,9 +122,24 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // Closer on the device: secure storage, device and couple keys, pending answer keys,
+        // invites, sealed answers and the reveal state machine, over the generated client.
+        .target(
+            name: "CloserKit",
+            dependencies: [
+                "KindredCrypto",
+                "KindredClient",
+                "KindredAPI",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "kindred",
             dependencies: [
+                "CloserKit",
                 "KindredClient",
                 "KindredCrypto",
                 "KindredStore",
@@ -250,6 +268,19 @@ let package = Package(
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // CloserKit's pieces on their own, and two (or three) devices against a live `kindred serve`.
+        .testTarget(
+            name: "CloserKitTests",
+            dependencies: [
+                "CloserKit",
+                "KindredCrypto",
+                "KindredClient",
+                "KindredTestSupport",
+                "kindred",
+                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: swiftSettings
         ),
