@@ -224,6 +224,13 @@ let package = Package(
             path: "Benchmarks/RealtimeBench",
             swiftSettings: swiftSettings
         ),
+        // scripts/bench-closer: full answer → release → reveal cycles through CloserKit against `kindred serve`.
+        .executableTarget(
+            name: "kindred-closer-bench",
+            dependencies: ["CloserKit", "KindredClient", "KindredCrypto"],
+            path: "Benchmarks/CloserBench",
+            swiftSettings: swiftSettings
+        ),
         // One conformance suite that runs against SQLite and PostgreSQL.
         .testTarget(
             name: "KindredStoreTests",

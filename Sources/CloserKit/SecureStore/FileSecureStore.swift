@@ -87,7 +87,8 @@ public final class FileSecureStore: SecureStore {
 
     private func update(_ change: (inout [String: [UInt8]]) -> Void) throws(CloserKitError) {
         try withCache { (cache: Cache?) throws(CloserKitError) -> Void in
-            var next = try cache ?? newCache()
+            var next: Cache
+            if let cache { next = cache } else { next = try newCache() }
             change(&next.items)
             let iv = SecureRandom.bytes(12)
             let sealed: AES.GCM.SealedBox
