@@ -19,6 +19,8 @@ public enum CloserKitError: Error, Equatable, Sendable, CustomStringConvertible 
     case noQuestion
     /// An answer for this question was already sent from this account.
     case alreadyAnswered
+    /// The phrase on this device no longer opens the couple key on the server (the partner changed it).
+    case stalePhrase
     /// The server's data does not have the shape the contract promises (the reason says what).
     case invalidServerData(String)
     /// The input given to a command is not usable (the reason says why).
@@ -35,6 +37,7 @@ public enum CloserKitError: Error, Equatable, Sendable, CustomStringConvertible 
         case .noCouple: "not in a couple: create or accept an invite first"
         case .noQuestion: "no question is assigned to the couple yet"
         case .alreadyAnswered: "today's question is already answered"
+        case .stalePhrase: "the recovery phrase on this device no longer opens the couple key (your partner changed it): ask for the new phrase and run recover"
         case .invalidServerData(let reason): "unexpected data from the server: \(reason)"
         case .invalidInput(let reason): reason
         }

@@ -96,6 +96,21 @@ extension CloserDevice {
         try keyring().phrase
     }
 
+    /// The recovery phrase held on this device, checked against the server's wrapped key (one
+    /// Argon2id run). - Throws: `.stalePhrase` when it no longer opens it, `.notPaired`, `.noCouple`.
+    public func verifiedPhrase() async throws(CloserKitError) -> RecoveryPhrase {
+        let phrase = try phrase()
+        let wrapped = try Self.wrapped(of: try await couple())
+        do {
+            _ = try wrapped.unwrap(phrase: phrase)
+        } catch .wrongPhrase {
+            throw .stalePhrase
+        } catch {
+            throw .crypto(error)
+        }
+        return phrase
+    }
+
     /// Replaces the recovery phrase: re-wraps the couple keyset under a new phrase and uploads
     /// the wrap. The new keyring is kept before the upload and the old one put back if the
     /// server refuses, so the phrase this device shows always opens the server's copy.

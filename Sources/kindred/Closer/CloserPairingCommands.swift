@@ -90,12 +90,13 @@ struct CloserPhraseCommand: AsyncParsableCommand {
 
     /// `phrase show`.
     struct Show: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "show", abstract: "Print the recovery phrase kept on this device.")
+        static let configuration = CommandConfiguration(
+            commandName: "show", abstract: "Print the recovery phrase kept on this device (checked against the server's wrapped key).")
         @OptionGroup var options: CloserOptions
 
         func run() async throws {
             let (device, _) = try options.device()
-            try await closerRun { StandardIO.writeLine(try device.phrase().normalized) }
+            try await closerRun { StandardIO.writeLine(try await device.verifiedPhrase().normalized) }
         }
     }
 

@@ -53,6 +53,21 @@ import Testing
         #expect(try bob.succeed(["phrase", "show"]) == phrase)
         #expect(try RecoveryPhrase(parsing: phrase).words.count == 10)
 
+        // A new device of alice's: log in, recover with the phrase; a phrase change retires the old one.
+        let tablet = phone("alice-tablet", server)
+        try logIn(tablet, as: "alice")
+        #expect(try tablet.run(["recover", "--phrase", "acorn zipper banana garden castle castle zebra apple tiger robin"]).stderr
+            == "Error: recovery phrase: does not unlock this couple key\n")
+        #expect(try tablet.succeed(["recover", "--phrase", phrase]) == "recovered the couple key on this device\n")
+        #expect(try tablet.succeed(["phrase", "show"]) == phrase)
+        let changed = try tablet.succeed(["phrase", "change"])
+        #expect(changed != phrase)
+        #expect(try alice.run(["phrase", "show"]).stderr == "Error: \(CloserKitError.stalePhrase.description)\n")
+        let laptop = phone("alice-laptop", server)
+        try logIn(laptop, as: "alice")
+        #expect(try laptop.run(["recover", "--phrase", phrase]).stderr == "Error: recovery phrase: does not unlock this couple key\n")
+        #expect(try laptop.succeed(["recover", "--phrase", changed]) == "recovered the couple key on this device\n")
+
         // A third phone: no couple of its own, and the couple's routes do not exist for it.
         try carol.signUp("carol")
         let carolAccept = try carol.run(["accept", share])
@@ -63,7 +78,8 @@ import Testing
 
         // Nothing secret reached the server: its SQLite file, its WAL and its log.
         let secret = String(share.split(separator: "-", maxSplits: 1)[1])
-        let needles = [aliceAnswer, bobAnswer, phrase.trimmingCharacters(in: .newlines), share, secret, secret.replacingOccurrences(of: "-", with: "")]
+        let needles = [aliceAnswer, bobAnswer, phrase.trimmingCharacters(in: .newlines), changed.trimmingCharacters(in: .newlines),
+                       share, secret, secret.replacingOccurrences(of: "-", with: "")]
         let database = try #require(server.databaseURL.split(separator: ":", maxSplits: 1).last.map(String.init))
         let files = try [database, database + "-wal"].compactMap { try? Data(contentsOf: URL(fileURLWithPath: $0)) }
         #expect(!files.isEmpty)
@@ -73,6 +89,15 @@ import Testing
             #expect(!everything.contains { $0.range(of: Data(needle.utf8)) != nil }, "found a secret on the server: \(needle.prefix(6))…")
         }
         #expect(everything.contains { $0.range(of: Data("sealed:v1:".utf8)) != nil })
+    }
+
+    /// Signs a profile in to an existing account (`kindred account login`).
+    func logIn(_ phone: CloserPhone, as name: String) throws {
+        let result = try ChildProcess.run(ChildProcess.kindredExecutable.path,
+                                          ["account", "login", "--app", "closer", "--email", "\(name)@example.com", "--password-stdin",
+                                           "--profile", phone.profile, "--server", phone.server.absoluteString],
+                                          input: Array("correct horse \(name)\n".utf8), environment: CloserPhone.environment)
+        #expect(result.status == 0, "\(result.stderr)")
     }
 
     /// Carol's session asks for alice's couple, day, answers, keys and devices: 404 each time.
