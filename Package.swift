@@ -105,6 +105,8 @@ let package = Package(
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ],
+            // Closer's bundled question catalog, loaded at start (CloserCatalog.bundledDocument()).
+            resources: [.copy("Closer/Catalog/closer-catalog.json")],
             swiftSettings: swiftSettings
         ),
         // The device side of the HTTP contract: the generated client and a session that keeps,
@@ -199,6 +201,17 @@ let package = Package(
             path: "Benchmarks/PushBench",
             swiftSettings: swiftSettings
         ),
+        // scripts/bench-closer-assign: Closer's daily-assignment job over 100,000 couples.
+        .executableTarget(
+            name: "kindred-closer-assign-bench",
+            dependencies: [
+                "KindredServer", "KindredStore",
+                .product(name: "SQLKit", package: "sql-kit"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Benchmarks/CloserAssignBench",
+            swiftSettings: swiftSettings
+        ),
         // The bare Hummingbird server scripts/bench-server measures Kindred's routes against.
         .executableTarget(
             name: "kindred-hello-bench",
@@ -247,6 +260,7 @@ let package = Package(
                 "KindredTestSupport",
                 "KindredServer",
                 "KindredStore",
+                "KindredCrypto",
                 "kindred",
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "Hummingbird", package: "hummingbird"),
