@@ -37,8 +37,9 @@ public enum CloserCatalogImport {
             let single = CloserCatalogDocument(categories: document.categories.filter { used.contains($0.id) }, packs: [pack])
             rows.append((pack.id, String(decoding: try encoder.encode(single), as: UTF8.self)))
         }
+        let stored = rows
         try await database.transaction { sql in
-            for (id, json) in rows {
+            for (id, json) in stored {
                 try await sql.delete(from: "closer_catalog_packs").where("id", .equal, id).run()
                 try await sql.insert(into: "closer_catalog_packs").columns("id", "document", "imported_at")
                     .values(SQLBind(id), SQLBind(json), SQLBind(now)).run()

@@ -30,7 +30,7 @@ extension CloserController {
         }
         let end = min(pack.activeQuestions.count, offset + limit)
         return .init(
-            questions: pack.activeQuestions[offset..<end].map(document),
+            questions: pack.activeQuestions[offset..<end].map { document($0) },
             nextCursor: end < pack.activeQuestions.count ? String(end) : nil
         )
     }

@@ -48,12 +48,13 @@ struct CloserAssigner: Sendable {
         }
         let decided = Set(decisions.map(\.0.id))
         let skipped = couples.filter { !decided.contains($0.id) }
+            .map { ($0.id, periods[$0.schedule]?.end.date.millisecondsSince1970 ?? nowMS + 86_400_000) }
+        let chosen = decisions
         try await database.transaction { sql in
-            try await Self.store(decisions, on: sql, now: nowMS)
+            try await Self.store(chosen, on: sql, now: nowMS)
             // Couples with nothing to assign (an empty catalog) wait for their next period.
-            for couple in skipped {
-                let next = periods[couple.schedule]?.end.date.millisecondsSince1970 ?? nowMS + 86_400_000
-                try await sql.update("closer_couples").set("next_assignment_at", to: next).where("id", .equal, couple.id).run()
+            for (id, next) in skipped {
+                try await sql.update("closer_couples").set("next_assignment_at", to: next).where("id", .equal, id).run()
             }
         }
         return couples.count

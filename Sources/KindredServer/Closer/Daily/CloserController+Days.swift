@@ -66,7 +66,7 @@ extension CloserController {
             let given = answers[day.date] ?? []
             return Components.Schemas.CloserDailyQuestion(
                 coupleId: day.coupleID, date: day.date, questionId: day.questionID,
-                question: catalog.questionsByID[day.questionID].map(document),
+                question: catalog.questionsByID[day.questionID].map { document($0) },
                 assignedAt: Date(millisecondsSince1970: day.assignedAt), expiresAt: Date(millisecondsSince1970: day.expiresAt),
                 answersCloseAt: Date(millisecondsSince1970: day.expiresAt + grace),
                 answers: given.map { $0.api(viewer: viewer, bothAnswered: given.count >= 2) }

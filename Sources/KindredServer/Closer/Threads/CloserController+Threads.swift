@@ -182,7 +182,7 @@ extension CloserController {
             let given = messages[thread.id] ?? []
             return Components.Schemas.CloserThread(
                 id: thread.id, coupleId: thread.coupleID, questionId: thread.questionID,
-                question: catalog.questionsByID[thread.questionID].map(document),
+                question: catalog.questionsByID[thread.questionID].map { document($0) },
                 createdAt: Date(millisecondsSince1970: thread.createdAt), createdByUserId: thread.createdBy,
                 messages: try given.map { try Self.messageDocument($0, viewer: viewer, both: given.count >= 2) }
             )
