@@ -121,7 +121,7 @@ extension CloserDevice {
                 keys.append(.init(recipientDeviceId: recipient.deviceId, recipientUserId: recipient.userId, encryptedAnswerKey: keybox))
             }
         } catch {
-            throw .crypto(error as? KindredCryptoError ?? .invalidPublicKey)
+            throw .crypto(error)
         }
         let body = Components.Schemas.CloserReleaseKeysUpload(keys: keys)
         let output = try await call { [app] in

@@ -32,6 +32,14 @@ public struct PendingKeyStore: Sendable {
         } catch {
             throw .pendingStore("cannot open \(url.path): \(error)")
         }
+        // Owner-only, like every file of a profile (the folder is 0700 as well).
+        for path in [url.path, url.path + "-wal", url.path + "-shm"] where FileManager.default.fileExists(atPath: path) {
+            do {
+                try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path)
+            } catch {
+                throw .pendingStore("cannot make \(path) owner-only: \(error)")
+            }
+        }
     }
 
     static var migrator: DatabaseMigrator {

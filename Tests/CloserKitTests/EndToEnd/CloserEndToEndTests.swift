@@ -81,7 +81,7 @@ import Testing
         let needles = [aliceAnswer, bobAnswer, phrase.trimmingCharacters(in: .newlines), changed.trimmingCharacters(in: .newlines),
                        share, secret, secret.replacingOccurrences(of: "-", with: "")]
         let database = try #require(server.databaseURL.split(separator: ":", maxSplits: 1).last.map(String.init))
-        let files = try [database, database + "-wal"].compactMap { try? Data(contentsOf: URL(fileURLWithPath: $0)) }
+        let files = [database, database + "-wal"].compactMap { try? Data(contentsOf: URL(fileURLWithPath: $0)) }
         #expect(!files.isEmpty)
         let stopped = await server.stop()
         let everything = files + [Data(stopped.stderr.utf8), try Data(contentsOf: URL(fileURLWithPath: database))]

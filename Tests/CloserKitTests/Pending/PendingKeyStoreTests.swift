@@ -47,7 +47,7 @@ import Testing
         #expect(try store.all(coupleId: "c1").isEmpty)
     }
 
-    @Test func theDatabaseFileHoldsNoOneTimeKey() throws {
+    @Test func theDatabaseFileIsOwnerOnlyAndHoldsNoOneTimeKey() throws {
         let folder = try TemporaryDirectory()
         let url = folder.url.appendingPathComponent("p.sqlite")
         let sealed = try Self.sealed()
@@ -55,6 +55,7 @@ import Testing
             let store = try PendingKeyStore(url: url, secureStore: InMemorySecureStore())
             try store.insert(coupleId: "c1", dateKey: "2026-03-07", questionId: "q1", sealed: sealed)
         }
+        #expect((try FileManager.default.attributesOfItem(atPath: url.path)[.posixPermissions] as? Int) == 0o600)
         var bytes = try Data(contentsOf: url)
         if let wal = try? Data(contentsOf: URL(fileURLWithPath: url.path + "-wal")) { bytes.append(wal) }
         #expect(!bytes.contains(Data(sealed.oneTimeKey)))

@@ -21,18 +21,20 @@ import Testing
     let bob: Party
 
     init() throws {
-        folder = try TemporaryDirectory()
-        keyring = try CoupleKeyring.generate()
-        func party(_ userId: String, _ answer: String) throws -> Party {
-            let secure = InMemorySecureStore()
-            let store = try PendingKeyStore(url: folder.url.appendingPathComponent("\(userId).sqlite"), secureStore: secure)
-            let context = try SealedAnswerContext(coupleId: "c1", questionId: "q1", userId: userId)
-            let sealed = try SealedAnswer.seal(answer: answer, context: context, cipher: keyring.cipher)
-            let row = try store.insert(coupleId: "c1", dateKey: "2026-03-07", questionId: "q1", sealed: sealed)
-            return Party(userId: userId, device: try DeviceKey.loadOrCreate(in: secure), store: store, row: row, sealed: sealed)
-        }
-        alice = try party("alice", "A picnic by the river")
-        bob = try party("bob", "Dinner at the old diner")
+        let folder = try TemporaryDirectory(), keyring = try CoupleKeyring.generate()
+        self.folder = folder
+        self.keyring = keyring
+        alice = try Self.party("alice", "A picnic by the river", folder: folder, keyring: keyring)
+        bob = try Self.party("bob", "Dinner at the old diner", folder: folder, keyring: keyring)
+    }
+
+    static func party(_ userId: String, _ answer: String, folder: TemporaryDirectory, keyring: CoupleKeyring) throws -> Party {
+        let secure = InMemorySecureStore()
+        let store = try PendingKeyStore(url: folder.url.appendingPathComponent("\(userId).sqlite"), secureStore: secure)
+        let context = try SealedAnswerContext(coupleId: "c1", questionId: "q1", userId: userId)
+        let sealed = try SealedAnswer.seal(answer: answer, context: context, cipher: keyring.cipher)
+        let row = try store.insert(coupleId: "c1", dateKey: "2026-03-07", questionId: "q1", sealed: sealed)
+        return Party(userId: userId, device: try DeviceKey.loadOrCreate(in: secure), store: store, row: row, sealed: sealed)
     }
 
     func keybox(from sender: Party, to recipient: Party) throws -> String {
