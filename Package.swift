@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "KindredStore", targets: ["KindredStore"]),
         .library(name: "KindredServer", targets: ["KindredServer"]),
         .library(name: "KindredClient", targets: ["KindredClient"]),
+        .library(name: "CloserKit", targets: ["CloserKit"]),
         .executable(name: "kindred", targets: ["kindred"]),
     ],
     dependencies: [
@@ -46,6 +47,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-openapi-async-http-client.git", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.4.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.1"),
+        // CloserKit's on-device store of pending one-time answer keys (needs Debian's libsqlite3-dev).
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
     ],
     targets: [
         // Every end-to-end wire format of the five apps. swift-crypto only, no I/O.
@@ -102,6 +105,8 @@ let package = Package(
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ],
+            // Closer's bundled question catalog, loaded at start (CloserCatalog.bundledDocument()).
+            resources: [.copy("Closer/Catalog/closer-catalog.json")],
             swiftSettings: swiftSettings
         ),
         // The device side of the HTTP contract: the generated client and a session that keeps,
@@ -119,9 +124,24 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // Closer on the device: secure storage, device and couple keys, pending answer keys,
+        // invites, sealed answers and the reveal state machine, over the generated client.
+        .target(
+            name: "CloserKit",
+            dependencies: [
+                "KindredCrypto",
+                "KindredClient",
+                "KindredAPI",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "kindred",
             dependencies: [
+                "CloserKit",
                 "KindredClient",
                 "KindredCrypto",
                 "KindredStore",
@@ -181,6 +201,17 @@ let package = Package(
             path: "Benchmarks/PushBench",
             swiftSettings: swiftSettings
         ),
+        // scripts/bench-closer-assign: Closer's daily-assignment job over 100,000 couples.
+        .executableTarget(
+            name: "kindred-closer-assign-bench",
+            dependencies: [
+                "KindredServer", "KindredStore",
+                .product(name: "SQLKit", package: "sql-kit"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Benchmarks/CloserAssignBench",
+            swiftSettings: swiftSettings
+        ),
         // The bare Hummingbird server scripts/bench-server measures Kindred's routes against.
         .executableTarget(
             name: "kindred-hello-bench",
@@ -206,6 +237,13 @@ let package = Package(
             path: "Benchmarks/RealtimeBench",
             swiftSettings: swiftSettings
         ),
+        // scripts/bench-closer: full answer → release → reveal cycles through CloserKit against `kindred serve`.
+        .executableTarget(
+            name: "kindred-closer-bench",
+            dependencies: ["CloserKit", "KindredClient", "KindredCrypto"],
+            path: "Benchmarks/CloserBench",
+            swiftSettings: swiftSettings
+        ),
         // One conformance suite that runs against SQLite and PostgreSQL.
         .testTarget(
             name: "KindredStoreTests",
@@ -222,6 +260,7 @@ let package = Package(
                 "KindredTestSupport",
                 "KindredServer",
                 "KindredStore",
+                "KindredCrypto",
                 "kindred",
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -250,6 +289,19 @@ let package = Package(
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // CloserKit's pieces on their own, and two (or three) devices against a live `kindred serve`.
+        .testTarget(
+            name: "CloserKitTests",
+            dependencies: [
+                "CloserKit",
+                "KindredCrypto",
+                "KindredClient",
+                "KindredTestSupport",
+                "kindred",
+                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: swiftSettings
         ),

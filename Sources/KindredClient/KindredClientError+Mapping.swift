@@ -2,7 +2,7 @@ import OpenAPIRuntime
 
 extension KindredClientError {
     /// The error of a documented error answer: its status and the envelope's code and message.
-    init(status: Int, answer: Components.Responses._Error) {
+    public init(status: Int, answer: Components.Responses._Error) {
         switch answer.body {
         case .json(let envelope):
             self = .server(status: status, code: envelope.error.code, message: envelope.error.message)

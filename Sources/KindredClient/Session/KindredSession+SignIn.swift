@@ -72,8 +72,9 @@ extension KindredSession {
         }
     }
 
-    /// Runs one call of the generated client as this session, classifying what it throws.
-    func authorizedCall<Output: Sendable>(
+    /// Runs one call of the generated client as this session, classifying what it throws (also
+    /// for app kits such as CloserKit that call their own operations).
+    public func authorizedCall<Output: Sendable>(
         _ operation: @Sendable (Client) async throws -> Output
     ) async throws(KindredClientError) -> Output {
         do {

@@ -36,6 +36,10 @@ public struct Dependencies: Sendable {
     public var channelAuthorizers: ChannelAuthorizers = ChannelAuthorizers()
     /// The logger of long-running services (the realtime hub).
     public var logger: Logger = Logger(label: "kindred")
+    /// Closer's settings.
+    public var closer: CloserSettings = CloserSettings()
+    /// Whether a Closer couple is premium (free only until billing provides the real answer).
+    public var closerEntitlements: any CloserEntitlements = FreeOnlyEntitlements()
 
     /// Creates the dependencies.
     public init(
@@ -65,6 +69,7 @@ extension UserDataRegistry {
         registry.register(AccountsController.userDataEntry)
         registry.register(NotificationsSchema.userDataEntry)
         registry.register(RealtimeSchema.userDataEntry)
+        registry.register(CloserSchema.userDataEntry)
         return registry
     }
 }
@@ -104,21 +109,26 @@ public func buildServerParts(_ dependencies: Dependencies) async throws -> Kindr
     var tokens = try await makeTokenService(dependencies)
     let sessions = RealtimeSessions()
     tokens.sessions = sessions
+    var channelAuthorizers = dependencies.channelAuthorizers
+    channelAuthorizers.register(kind: "couple", CoupleChannelAuthorizer(database: dependencies.database))
     var realtimeLogger = dependencies.logger
     realtimeLogger[metadataKey: "service"] = "realtime"
     let realtime = RealtimeHub(
         database: dependencies.database, clock: dependencies.clock, settings: dependencies.realtime,
-        authorizers: dependencies.channelAuthorizers, tokens: tokens, apps: dependencies.apps, logger: realtimeLogger,
+        authorizers: channelAuthorizers, tokens: tokens, apps: dependencies.apps, logger: realtimeLogger,
         sessions: sessions
     )
     let notifications = try makeNotificationsController(dependencies)
+    dependencies.platform.realtime.bind(realtime.publisher)
     let operations = APIHandler(
         database: dependencies.database, metrics: dependencies.metrics, document: dependencies.openAPIDocument,
         accounts: try makeAccountsController(
             dependencies, tokens: tokens, realtime: realtime.publisher, outbox: notifications.outbox
         ),
         notifications: notifications,
-        realtime: realtime
+        realtime: realtime,
+        closer: try await makeCloserController(dependencies, outbox: notifications.outbox, realtime: realtime),
+        rateLimiter: RateLimiter(database: dependencies.database, clock: dependencies.clock)
     )
     // Compact, key-sorted JSON: the same bytes as the error envelope, and stable for clients.
     // Dates as `ISO8601DateTranscoder` writes them, without its formatter.
@@ -176,6 +186,19 @@ func makeNotificationsController(_ dependencies: Dependencies) throws -> Notific
     return NotificationsController(database: dependencies.database, clock: dependencies.clock, outbox: outbox)
 }
 
+/// Builds Closer: loads the catalog (bundled and imported packs) once, at start.
+func makeCloserController(
+    _ dependencies: Dependencies, outbox: NotificationOutbox, realtime: RealtimeHub
+) async throws -> CloserController {
+    CloserController(
+        database: dependencies.database, clock: dependencies.clock,
+        catalog: try await CloserCatalog.load(from: dependencies.database), settings: dependencies.closer,
+        entitlements: dependencies.closerEntitlements,
+        events: CloserEvents(outbox: outbox, relay: dependencies.platform.realtime),
+        membershipChanged: { userID in try? await realtime.membershipChanged(user: userID) }
+    )
+}
+
 /// Opens the database, applies every migration, and builds the application.
 ///
 /// The database is closed when the application's services shut down (after the HTTP server
@@ -195,7 +218,7 @@ public func buildApplication(
         let clock = SystemClock()
         let platform = try Platform.server(
             database: database, clock: clock, logger: logger, settings: configuration.platform,
-            realtime: configuration.realtime
+            realtime: configuration.realtime, closer: configuration.closer
         )
         var dependencies = Dependencies(
             database: database,
@@ -210,6 +233,7 @@ public func buildApplication(
             pushTransports: try PushTransports.configured(apps: configuration.apps, client: .shared, clock: clock, logger: logger)
         )
         dependencies.realtime = configuration.realtime
+        dependencies.closer = configuration.closer
         dependencies.logger = logger
         let parts = try await buildServerParts(dependencies)
         return Application(

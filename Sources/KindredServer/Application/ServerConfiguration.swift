@@ -19,6 +19,8 @@ public struct ServerConfiguration: Sendable {
     public var platform: Platform.Settings
     /// The realtime service's heartbeat, retention and limits.
     public var realtime: RealtimeSettings = RealtimeSettings()
+    /// Closer's settings (legacy clients, default zone, assignment and reminder times).
+    public var closer: CloserSettings = CloserSettings()
     /// Verifies Apple and Google identity tokens; nil: `JWKSIdentityVerifier` over the apps' key sets.
     public var identity: (any IdentityVerifying)?
 

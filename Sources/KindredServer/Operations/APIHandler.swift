@@ -13,6 +13,8 @@ struct APIHandler: APIProtocol {
     let accounts: AccountsController
     let notifications: NotificationsController
     let realtime: RealtimeHub
+    let closer: CloserController
+    let rateLimiter: RateLimiter
 
     func getHealth(_ input: Operations.GetHealth.Input) async throws -> Operations.GetHealth.Output {
         .ok(.init(body: .json(.init(status: .ok))))

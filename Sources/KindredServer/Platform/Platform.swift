@@ -37,6 +37,8 @@ public struct Platform: Sendable {
     public let worker: QueueWorker
     /// The settings it was built with.
     public let settings: Settings
+    /// The realtime publisher for jobs (the hub's, once `buildServerParts` has bound it).
+    public let realtime: RealtimeRelay
 
     /// Creates a platform with no jobs or handlers registered.
     public init(database: Database, clock: any WallClock, logger: Logger, settings: Settings = Settings()) {
@@ -44,6 +46,7 @@ public struct Platform: Sendable {
         jobs = JobScheduler(database: database, clock: clock, logger: logger, settings: settings.scheduler)
         queue = WorkQueue(database: database, clock: clock)
         worker = QueueWorker(queue: queue, logger: logger, pollInterval: settings.queuePollInterval)
+        realtime = RealtimeRelay(database: database, clock: clock, logger: logger)
     }
 
     /// The long-running services to add after the database's (they stop before it closes).
@@ -59,13 +62,15 @@ public struct Platform: Sendable {
     /// - Throws: `JobError` when two jobs share a name or a schedule is invalid.
     public static func server(
         database: Database, clock: any WallClock, logger: Logger, settings: Settings = Settings(),
-        realtime: RealtimeSettings = RealtimeSettings()
+        realtime: RealtimeSettings = RealtimeSettings(), closer: CloserSettings = CloserSettings(),
+        closerEntitlements: any CloserEntitlements = FreeOnlyEntitlements()
     ) throws -> Platform {
         let platform = Platform(database: database, clock: clock, logger: logger, settings: settings)
         try platform.registerHousekeeping(database: database, clock: clock)
         try AccountsJobs.register(on: platform)
         try NotificationsQueue.registerJobs(on: platform)
         try RealtimeEventStore.registerJobs(on: platform, settings: realtime)
+        try CloserJobs.register(on: platform, database: database, clock: clock, settings: closer, entitlements: closerEntitlements)
         // Later domains add their registration here.
         return platform
     }

@@ -73,7 +73,8 @@ public struct UserDataRegistry: Sendable {
             for table in entry.tables {
                 let rows = try await sql.select().column("*").from(table.name)
                     .where(SQLIdentifier(table.userColumn), .equal, SQLBind(userID)).all()
-                tables[table.name] = rows.map { Self.jsonObject($0, omitting: table.omittedColumns) }
+                // A table registered under two user columns (a couple's members) lists both sets of rows.
+                tables[table.name, default: []] += rows.map { Self.jsonObject($0, omitting: table.omittedColumns) }
             }
             result[entry.domain] = tables
         }

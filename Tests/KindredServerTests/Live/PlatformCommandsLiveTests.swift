@@ -23,7 +23,7 @@ import Testing
         let list = try runKindred(["jobs", "list", "--database-url", url, "--log-level", "error"])
         #expect(list.status == 0, "\(list.stderr)")
         let rows = list.stdout.split(separator: "\n").map { $0.split(separator: "\t").map(String.init) }
-        #expect(rows.map { $0[0] } == ["accounts.purge-expired-tokens", "notifications.purge-sent", "platform.prune-queue-keys", "platform.prune-rate-limits", "realtime.prune-events"])
+        #expect(rows.map { $0[0] } == ["accounts.purge-expired-tokens", "closer.assign-daily-questions", "closer.daily-reminders", "closer.purge-invites", "notifications.purge-sent", "platform.prune-queue-keys", "platform.prune-rate-limits", "realtime.prune-events"])
         #expect(rows.map { $0[1] } == ["*/15 * * * *", "23 4 * * *", "17 3 * * *", "7 * * * *", "41 * * * *"])
         #expect(rows.map { $0[2] } == ["UTC", "UTC", "UTC", "UTC", "UTC"])
         #expect(rows.map { $0[4] } == ["-", "-", "-", "-", "-"])

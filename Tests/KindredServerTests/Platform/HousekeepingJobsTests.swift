@@ -16,7 +16,9 @@ import Testing
                 database: application.database, clock: application.clock, logger: platformLogger
             )
             #expect(platform.jobs.jobs.map(\.name)
-                == ["accounts.purge-expired-tokens", "notifications.purge-sent", "platform.prune-queue-keys", "platform.prune-rate-limits", "realtime.prune-events"])
+                == [
+                "accounts.purge-expired-tokens", "closer.assign-daily-questions", "closer.daily-reminders", "closer.purge-invites",
+                "notifications.purge-sent", "platform.prune-queue-keys", "platform.prune-rate-limits", "realtime.prune-events"])
             let early = try await platform.jobs.runNow("accounts.purge-expired-tokens")
             #expect(early.message == "deleted 0 expired refresh tokens and 0 expired sessions")
             application.clock.advance(by: .seconds(31 * 86_400))  // refresh tokens live 30 days

@@ -1,0 +1,75 @@
+// kindred-closer-bench SERVER_URL [COUPLES] [CONCURRENCY]
+//
+// Full Closer cycles against a running `kindred serve`, with CloserKit doing all the
+// cryptography in this process, as the phones would. Setup (not timed): COUPLES couples sign up
+// (two accounts each), publish device keys, pair through an invite (cheap Argon2id: setup is not
+// what is measured) and get today's question on demand. Timed: for every couple, one full cycle
+// — both seal and upload an answer, both release their one-time key to the partner's devices,
+// both open and check the partner's answer — CONCURRENCY couples at a time. Prints
+// `cycles/s N` (and requests per cycle) for scripts/bench-closer to compare with the bare
+// Hummingbird server measured in the same run.
+import CloserKit
+import Foundation
+import KindredClient
+import KindredCrypto
+
+let arguments = CommandLine.arguments
+guard arguments.count >= 2, let server = URL(string: arguments[1]) else {
+    FileHandle.standardError.write(Data("usage: kindred-closer-bench SERVER_URL [COUPLES] [CONCURRENCY]\n".utf8))
+    exit(2)
+}
+let couples = arguments.count > 2 ? Int(arguments[2]) ?? 1_000 : 1_000
+let concurrency = arguments.count > 3 ? Int(arguments[3]) ?? 32 : 32
+let setupParameters = try CloserKDFParameters(memoryKiB: 64, iterations: 1, parallelism: 1)
+let folder = FileManager.default.temporaryDirectory.appendingPathComponent("closer-bench-\(getpid())")
+try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+defer { try? FileManager.default.removeItem(at: folder) }
+
+/// A phone in memory: its tokens, secure store and pending-key database.
+func makeDevice(_ name: String) throws -> CloserDevice {
+    let secure = InMemorySecureStore()
+    let session = KindredSession(serverURL: server, app: .closer, store: MemoryTokenStore())
+    let pending = try PendingKeyStore(url: folder.appendingPathComponent("\(name).sqlite"), secureStore: secure)
+    return CloserDevice(session: session, secureStore: secure, pending: pending, kdfParameters: setupParameters)
+}
+
+/// Runs `body` for 0..<count, at most `width` at a time.
+func forEach(_ count: Int, width: Int, _ body: @escaping @Sendable (Int) async throws -> Void) async throws {
+    try await withThrowingTaskGroup(of: Void.self) { group in
+        var next = 0
+        while next < min(width, count) { let i = next; group.addTask { try await body(i) }; next += 1 }
+        while try await group.next() != nil {
+            if next < count { let i = next; group.addTask { try await body(i) }; next += 1 }
+        }
+    }
+}
+
+let pairs = try (0..<couples).map { (try makeDevice("a\($0)"), try makeDevice("b\($0)")) }
+let setupStart = ContinuousClock.now
+try await forEach(couples, width: concurrency) { index in
+    let (alice, bob) = pairs[index]
+    let tag = "\(getpid())-\(index)"
+    _ = try await alice.session.signUp(email: "a\(tag)@bench.example", password: "bench password a", displayName: "a")
+    _ = try await bob.session.signUp(email: "b\(tag)@bench.example", password: "bench password b", displayName: "b")
+    let invite = try await alice.createInvite()
+    try await bob.acceptInvite(invite.share)
+    _ = try await alice.today()
+}
+print("setup \(couples) couples in \(ContinuousClock.now - setupStart)")
+
+let start = ContinuousClock.now
+try await forEach(couples, width: concurrency) { index in
+    let (alice, bob) = pairs[index]
+    try await alice.answer("alice's answer to the question of the day, couple \(index)")
+    try await bob.answer("bob's answer to the question of the day, couple \(index)")
+    _ = try await alice.reveal()
+    let bobSees = try await bob.reveal()
+    let aliceSees = try await alice.reveal()
+    guard case .revealed = bobSees.state, case .revealed = aliceSees.state else {
+        throw CloserKitError.invalidServerData("couple \(index) did not reveal: \(bobSees.state), \(aliceSees.state)")
+    }
+}
+let elapsed = ContinuousClock.now - start
+let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+print("cycles \(couples) in \(String(format: "%.2f", seconds)) s, concurrency \(concurrency)")
+print("cycles/s \(String(format: "%.1f", Double(couples) / seconds))")

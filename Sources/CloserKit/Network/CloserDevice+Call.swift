@@ -1,0 +1,40 @@
+import KindredAPI
+import KindredClient
+import OpenAPIRuntime
+
+extension CloserDevice {
+    /// Runs one generated-client operation as this session; transport, session and server
+    /// failures become `CloserKitError.client`.
+    func call<Output: Sendable>(_ operation: @Sendable (Client) async throws -> Output) async throws(CloserKitError) -> Output {
+        do {
+            return try await session.authorizedCall(operation)
+        } catch {
+            throw .client(error)
+        }
+    }
+
+    /// The server error carried by an answer that is not the expected success.
+    ///
+    /// Every documented 4xx and the `default` answer of a Closer operation is the shared
+    /// `Error` response (`{"error":{"code","message"}}`); the generated enums name the status by
+    /// the case (`badRequest`, `notFound`, …) or carry it (`default(statusCode:_:)`).
+    static func failure(_ output: some Sendable) -> CloserKitError {
+        guard let child = Mirror(reflecting: output).children.first else {
+            return .invalidServerData("an empty answer")
+        }
+        if let answer = child.value as? Components.Responses._Error, let label = child.label, let status = statuses[label] {
+            return .client(KindredClientError(status: status, answer: answer))
+        }
+        if let tuple = Mirror(reflecting: child.value).children.map(\.value) as [Any]?, tuple.count == 2,
+           let status = tuple[0] as? Int, let answer = tuple[1] as? Components.Responses._Error {
+            return .client(KindredClientError(status: status, answer: answer))
+        }
+        return .invalidServerData("an unexpected answer (\(child.label ?? "?"))")
+    }
+
+    /// HTTP statuses of the generated error cases the Closer operations use.
+    private static let statuses: [String: Int] = [
+        "badRequest": 400, "unauthorized": 401, "forbidden": 403, "notFound": 404, "conflict": 409,
+        "gone": 410, "contentTooLarge": 413, "unprocessableContent": 422, "tooManyRequests": 429,
+    ]
+}

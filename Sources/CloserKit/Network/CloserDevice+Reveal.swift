@@ -1,0 +1,163 @@
+import Foundation
+import KindredAPI
+import KindredClient
+import KindredCrypto
+
+extension CloserDevice {
+    /// One date evaluated by the reveal machine, with what is needed to take its next step.
+    struct Evaluation {
+        let day: CloserDay
+        let action: RevealMachine.Action
+        let row: PendingAnswerKey?
+        let userId: String
+        let partnerId: String
+        let mine: Components.Schemas.CloserAnswer?
+    }
+
+    /// Runs the reveal for today's question (or `date`): uploads an answer a crash left behind,
+    /// releases this device's one-time key to every device of the partner and to this account's
+    /// other devices, and opens both answers once the partner's key has arrived — checking
+    /// every commitment and commitment seal.
+    /// - Returns: the date with its state (`revealed`, or where it waits, `tampered`, `failed`).
+    public func reveal(date: String? = nil) async throws(CloserKitError) -> CloserDay {
+        let couple = try await couple()
+        for _ in 0..<4 {
+            let day = try await dailyQuestion(of: couple, date: date)
+            let evaluation = try await status(of: day, couple: couple)
+            switch evaluation.action {
+            case .uploadAnswer:
+                guard let row = evaluation.row else { return evaluation.day }
+                try await upload(row, userId: evaluation.userId)
+            case .releaseKey:
+                guard let row = evaluation.row else { return evaluation.day }
+                try await release(row, userId: evaluation.userId, partnerId: evaluation.partnerId)
+            case .none:
+                if case .revealed = evaluation.day.state, evaluation.mine?.isRevealed != true {
+                    try await markRevealed(couple: couple, date: day.date, userId: evaluation.userId)
+                }
+                return evaluation.day
+            }
+        }
+        return try await status(of: try await dailyQuestion(of: couple, date: date), couple: couple).day
+    }
+
+    /// Past dates, newest first, each opened as far as the keys allow.
+    /// - Parameter limit: at most this many dates (one page).
+    public func history(limit: Int = 30) async throws(CloserKitError) -> [CloserDay] {
+        let couple = try await couple()
+        let output = try await call { [app] in
+            try await $0.listCloserHistory(path: .init(coupleId: couple.id), query: .init(limit: limit), headers: .init(xKindredApp: app))
+        }
+        guard case .ok(let ok) = output, case .json(let page) = ok.body else { throw Self.failure(output) }
+        var days: [CloserDay] = []
+        for day in page.days { days.append(try await status(of: day, couple: couple).day) }
+        return days
+    }
+
+    /// The current question, or the question of `date`.
+    func dailyQuestion(of couple: Components.Schemas.CloserCouple, date: String?) async throws(CloserKitError) -> Components.Schemas.CloserDailyQuestion {
+        guard let date else { return try await currentQuestion(of: couple) }
+        let output = try await call { [app] in
+            try await $0.getCloserDay(path: .init(coupleId: couple.id, date: date), headers: .init(xKindredApp: app))
+        }
+        guard case .ok(let ok) = output, case .json(let day) = ok.body else { throw Self.failure(output) }
+        return day
+    }
+
+    /// Evaluates one date: reads the local row and, once both answered and this account released,
+    /// the partner's keybox for this device.
+    func status(of day: Components.Schemas.CloserDailyQuestion, couple: Components.Schemas.CloserCouple) async throws(CloserKitError) -> Evaluation {
+        let userId = try await userId()
+        guard let partnerId = couple.userIds.first(where: { $0 != userId }) else { throw .invalidServerData("the couple has no partner") }
+        let device = try deviceKey()
+        let keyring = try keyring()
+        let mine = day.answers.first { $0.userId == userId }
+        let partner = day.answers.first { $0.userId == partnerId }
+        let row = try pending.find(coupleId: couple.id, dateKey: day.date)
+        let released = mine?.answerKeyReleased == true
+        var keybox: String?
+        if released, let partner, !partner.contentWithheld {
+            keybox = try await keyboxes(couple: couple, date: day.date, device: device).first { $0.senderUserId == partnerId }?.encryptedAnswerKey
+        }
+        let inputs = RevealMachine.Inputs(
+            coupleId: couple.id, questionId: day.questionId, userId: userId, partnerId: partnerId, pending: row,
+            mine: mine.flatMap(Self.document), partnerAnswered: partner != nil, partner: partner.flatMap(Self.document),
+            released: released, keyboxForMe: keybox)
+        var (state, action) = RevealMachine.evaluate(inputs, oneTimeKey: try row.map { (row) throws(CloserKitError) in try pending.oneTimeKey(of: row) },
+                                                     device: device, keyring: keyring)
+        if let mine, Self.document(mine) == nil {
+            (state, action) = (.failed("your answer for \(day.date) is not a sealed answer (schemaVersion \(mine.schemaVersion.rawValue))"), .none)
+        }
+        return Evaluation(day: CloserDay(date: day.date, questionId: day.questionId, questionText: day.question?.text, state: state),
+                          action: action, row: row, userId: userId, partnerId: partnerId, mine: mine)
+    }
+
+    /// The keyboxes addressed to this device for one date.
+    func keyboxes(couple: Components.Schemas.CloserCouple, date: String, device: DeviceKey) async throws(CloserKitError) -> [Components.Schemas.CloserReleaseKey] {
+        let output = try await call { [app] in
+            try await $0.listCloserDayReleaseKeys(path: .init(coupleId: couple.id, date: date), query: .init(deviceId: device.deviceId),
+                                                  headers: .init(xKindredApp: app))
+        }
+        guard case .ok(let ok) = output, case .json(let list) = ok.body else { throw Self.failure(output) }
+        return list.keys
+    }
+
+    /// Wraps the row's one-time key to every device of the partner and to this account's other
+    /// devices, uploads the keyboxes, and marks the row released. A `release_key_exists` answer
+    /// (keys sent before a crash) counts as released.
+    func release(_ row: PendingAnswerKey, userId: String, partnerId: String) async throws(CloserKitError) {
+        let oneTimeKey = try pending.oneTimeKey(of: row)
+        let device = try deviceKey()
+        var recipients = try await devices(of: partnerId)
+        recipients += try await devices(of: userId).filter { $0.deviceId != device.deviceId }
+        guard recipients.contains(where: { $0.userId == partnerId }) else {
+            throw .invalidServerData("your partner has no device key yet; ask them to open Closer once")
+        }
+        var keys: [Components.Schemas.CloserReleaseKeyUpload] = []
+        do {
+            for recipient in recipients {
+                let context = try KeyboxContext(coupleId: row.coupleId, questionId: row.questionId, senderUserId: userId, recipientUserId: recipient.userId)
+                let keybox = try Keybox.wrap(oneTimeKey: oneTimeKey, recipientPublicKeyset: CloserPublicKey.decode(recipient.publicKey), context: context)
+                keys.append(.init(recipientDeviceId: recipient.deviceId, recipientUserId: recipient.userId, encryptedAnswerKey: keybox))
+            }
+        } catch {
+            throw .crypto(error)
+        }
+        let body = Components.Schemas.CloserReleaseKeysUpload(keys: keys)
+        let output = try await call { [app] in
+            try await $0.createCloserAnswerReleaseKeys(path: .init(coupleId: row.coupleId, date: row.dateKey, userId: userId),
+                                                       headers: .init(xKindredApp: app), body: .json(body))
+        }
+        if case .created = output {
+        } else if case .client(let error) = Self.failure(output), error.serverCode == "release_key_exists" {
+        } else {
+            throw Self.failure(output)
+        }
+        try pending.advance(coupleId: row.coupleId, dateKey: row.dateKey, to: .released, now: now())
+    }
+
+    /// A user's published device keys.
+    func devices(of userId: String) async throws(CloserKitError) -> [Components.Schemas.CloserDeviceKey] {
+        let output = try await call { [app] in
+            try await $0.listCloserDeviceKeys(path: .init(userId: userId), headers: .init(xKindredApp: app))
+        }
+        guard case .ok(let ok) = output, case .json(let list) = ok.body else { throw Self.failure(output) }
+        return list.devices
+    }
+
+    /// Sets `isRevealed` on this account's answer.
+    func markRevealed(couple: Components.Schemas.CloserCouple, date: String, userId: String) async throws(CloserKitError) {
+        let output = try await call { [app] in
+            try await $0.updateCloserAnswerReveal(path: .init(coupleId: couple.id, date: date, userId: userId),
+                                                  headers: .init(xKindredApp: app), body: .json(.init(isRevealed: true)))
+        }
+        guard case .ok = output else { throw Self.failure(output) }
+    }
+
+    /// The sealed strings of an answer, when it is a complete sealed answer.
+    static func document(_ answer: Components.Schemas.CloserAnswer) -> SealedDocument? {
+        guard answer.schemaVersion == ._3, let payload = answer.encryptedPayload, let commitment = answer.commitmentHash,
+              let seal = answer.commitmentSeal else { return nil }
+        return SealedDocument(payload: payload, commitment: commitment, commitmentSeal: seal)
+    }
+}

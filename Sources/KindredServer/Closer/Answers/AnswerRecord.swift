@@ -1,0 +1,95 @@
+import Foundation
+import KindredAPI
+import SQLKit
+
+/// A row of `closer_answers`.
+struct AnswerRecord: Sendable, Equatable {
+    var coupleID: String
+    var date: String
+    var userID: String
+    var questionID: String
+    var schemaVersion: Int
+    var text: String?
+    var encryptedText: String?
+    var encryptedPayload: String?
+    var commitmentHash: String?
+    var commitmentSeal: String?
+    var answerKeyReleased: Bool
+    var isRevealed: Bool
+    var migratedAt: Int64?
+    var createdAt: Int64
+    var updatedAt: Int64
+
+    static let columns = [
+        "couple_id", "date_key", "user_id", "question_id", "schema_version", "text", "encrypted_text", "encrypted_payload",
+        "commitment_hash", "commitment_seal", "answer_key_released", "is_revealed", "migrated_at", "created_at", "updated_at",
+    ]
+
+    init(
+        coupleID: String, date: String, userID: String, questionID: String, body: Components.Schemas.CloserAnswerCreate, now: Int64
+    ) {
+        self.coupleID = coupleID
+        self.date = date
+        self.userID = userID
+        self.questionID = questionID
+        schemaVersion = body.schemaVersion.rawValue
+        text = body.text
+        encryptedText = body.encryptedText
+        encryptedPayload = body.encryptedPayload
+        commitmentHash = body.commitmentHash
+        commitmentSeal = body.commitmentSeal
+        answerKeyReleased = false
+        isRevealed = false
+        createdAt = now
+        updatedAt = now
+    }
+
+    init(row: any SQLRow) throws {
+        coupleID = try row.decode(column: "couple_id", as: String.self)
+        date = try row.decode(column: "date_key", as: String.self)
+        userID = try row.decode(column: "user_id", as: String.self)
+        questionID = try row.decode(column: "question_id", as: String.self)
+        schemaVersion = try row.decode(column: "schema_version", as: Int.self)
+        text = try row.decode(column: "text", as: String?.self)
+        encryptedText = try row.decode(column: "encrypted_text", as: String?.self)
+        encryptedPayload = try row.decode(column: "encrypted_payload", as: String?.self)
+        commitmentHash = try row.decode(column: "commitment_hash", as: String?.self)
+        commitmentSeal = try row.decode(column: "commitment_seal", as: String?.self)
+        answerKeyReleased = try row.decode(column: "answer_key_released", as: Bool.self)
+        isRevealed = try row.decode(column: "is_revealed", as: Bool.self)
+        migratedAt = try row.decode(column: "migrated_at", as: Int64?.self)
+        createdAt = try row.decode(column: "created_at", as: Int64.self)
+        updatedAt = try row.decode(column: "updated_at", as: Int64.self)
+    }
+
+    var values: [any SQLExpression] {
+        [
+            SQLBind(coupleID), SQLBind(date), SQLBind(userID), SQLBind(questionID), SQLBind(schemaVersion), SQLBind(text),
+            SQLBind(encryptedText), SQLBind(encryptedPayload), SQLBind(commitmentHash), SQLBind(commitmentSeal),
+            SQLBind(answerKeyReleased), SQLBind(isRevealed), SQLBind(migratedAt), SQLBind(createdAt), SQLBind(updatedAt),
+        ]
+    }
+
+    /// The answers of the given days of one couple, grouped by date key.
+    static func load(coupleID: String, dates: [String], on sql: any SQLDatabase) async throws -> [String: [AnswerRecord]] {
+        guard !dates.isEmpty else { return [:] }
+        let rows = try await sql.select().columns(columns.map { SQLIdentifier($0) }).from("closer_answers")
+            .where("couple_id", .equal, coupleID).where("date_key", .in, dates).orderBy("created_at").all()
+        return Dictionary(grouping: try rows.map(AnswerRecord.init(row:)), by: \.date)
+    }
+
+    /// The API document as `viewer` may see it: the content only for its author, or once both answered.
+    func api(viewer: String, bothAnswered: Bool) -> Components.Schemas.CloserAnswer {
+        let visible = viewer == userID || bothAnswered
+        return Components.Schemas.CloserAnswer(
+            coupleId: coupleID, date: date, questionId: questionID, userId: userID,
+            schemaVersion: .init(rawValue: schemaVersion) ?? ._3,
+            text: visible ? text : nil, encryptedText: visible ? encryptedText : nil,
+            encryptedPayload: visible ? encryptedPayload : nil, commitmentHash: visible ? commitmentHash : nil,
+            commitmentSeal: visible ? commitmentSeal : nil,
+            answerKeyReleased: schemaVersion == 3 ? answerKeyReleased : nil, isRevealed: schemaVersion == 3 ? isRevealed : nil,
+            contentWithheld: !visible, migratedAt: migratedAt.map(Date.init(millisecondsSince1970:)),
+            createdAt: Date(millisecondsSince1970: createdAt), updatedAt: Date(millisecondsSince1970: updatedAt)
+        )
+    }
+}

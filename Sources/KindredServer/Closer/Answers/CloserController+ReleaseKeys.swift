@@ -1,0 +1,174 @@
+import Foundation
+import KindredAPI
+import KindredStore
+import SQLKit
+
+/// Per-device release keys of sealed answers and thread messages: created only by the author,
+/// only once both have written, one `keybox:v1:` per recipient device (the partner's devices and
+/// the author's own other devices), readable only by the named recipient.
+extension CloserController {
+    /// What a set of release keys belongs to.
+    enum ReleaseScope: Sendable {
+        /// A daily answer of a date.
+        case day(String)
+        /// A thread message.
+        case thread(String)
+
+        var key: String {
+            switch self {
+            case .day(let date): "day:\(date)"
+            case .thread(let id): "thread:\(id)"
+            }
+        }
+    }
+
+    /// Stores the caller's keyboxes for its answer or message in `scope`.
+    func createReleaseKeys(
+        _ user: AuthenticatedUser, coupleID: String, scope: ReleaseScope, authorID: String,
+        upload: Components.Schemas.CloserReleaseKeysUpload
+    ) async throws -> Components.Schemas.CloserReleaseKeyList {
+        let callerID = user.user.id
+        let now = nowMS
+        let events = self.events
+        return try await events.publisher.transaction { tx in
+            let sql = tx.sql
+            let couple = try await Self.couple(coupleID, member: callerID, on: sql)
+            guard authorID == callerID else { throw KindredError.notOwner }
+            let partner = couple.partner(of: callerID)
+            try await Self.requireBothSealed(scope, couple: couple, author: callerID, on: sql)
+            guard !upload.keys.isEmpty, upload.keys.count <= 20 else { throw KindredError.invalidReleaseKey("send 1–20 keys") }
+            let devices = try await Self.deviceOwners([partner, callerID], on: sql)
+            var seen = Set<String>()
+            var newForPartner = false
+            for key in upload.keys {
+                guard CloserShapes.isDeviceID(key.recipientDeviceId) else { throw KindredError.invalidReleaseKey("recipientDeviceId is malformed") }
+                if let problem = CloserShapes.problem(key.encryptedAnswerKey, .keybox, field: "encryptedAnswerKey") {
+                    throw KindredError.invalidReleaseKey(problem)
+                }
+                let owners = devices[key.recipientDeviceId] ?? []
+                let recipient: String
+                if let named = key.recipientUserId {
+                    guard owners.contains(named) else {
+                        throw KindredError.invalidReleaseKey("device \(key.recipientDeviceId) is not a registered device of the partner or of you")
+                    }
+                    recipient = named
+                } else if owners.count == 1, let only = owners.first {
+                    recipient = only
+                } else {
+                    throw KindredError.invalidReleaseKey(
+                        owners.isEmpty ? "device \(key.recipientDeviceId) is not a registered device of the partner or of you"
+                            : "both of you have a device \(key.recipientDeviceId): name recipientUserId"
+                    )
+                }
+                guard seen.insert(recipient + "|" + key.recipientDeviceId).inserted else {
+                    throw KindredError.invalidReleaseKey("device \(key.recipientDeviceId) appears twice")
+                }
+                let existing = try await sql.select().column("encrypted_answer_key").column("recipient_id").from("closer_release_keys")
+                    .where("couple_id", .equal, coupleID).where("scope", .equal, scope.key).where("user_id", .equal, callerID)
+                    .where("recipient_device_id", .equal, key.recipientDeviceId).where("recipient_id", .equal, recipient).first()
+                if let existing {
+                    guard try existing.decode(column: "encrypted_answer_key", as: String.self) == key.encryptedAnswerKey else {
+                        throw KindredError.releaseKeyExists
+                    }
+                    continue
+                }
+                try await sql.insert(into: "closer_release_keys")
+                    .columns("couple_id", "scope", "user_id", "recipient_id", "recipient_device_id", "encrypted_answer_key", "created_at")
+                    .values(
+                        SQLBind(coupleID), SQLBind(scope.key), SQLBind(callerID), SQLBind(recipient), SQLBind(key.recipientDeviceId),
+                        SQLBind(key.encryptedAnswerKey), SQLBind(now)
+                    )
+                    .run()
+                if recipient == partner { newForPartner = true }
+            }
+            try await Self.markReleased(scope, coupleID: coupleID, author: callerID, now: now, on: sql)
+            if newForPartner {
+                try await events.emit(
+                    .init(
+                        type: "closer.keys_released", notification: .closerKeysReleased, title: "Ready to reveal",
+                        body: "Your partner released their answer.", data: Self.eventData(scope, userID: callerID)
+                    ),
+                    coupleID: coupleID, to: partner, on: tx
+                )
+            }
+            let rows = try await sql.select().columns("user_id", "recipient_id", "recipient_device_id", "encrypted_answer_key", "created_at")
+                .from("closer_release_keys").where("couple_id", .equal, coupleID).where("scope", .equal, scope.key)
+                .where("user_id", .equal, callerID).orderBy("created_at").orderBy("recipient_device_id").all()
+            return .init(keys: try rows.map(Self.releaseKeyDocument))
+        }
+    }
+
+    /// The keyboxes in `scope` addressed to the caller's device `deviceID`.
+    func releaseKeys(
+        _ user: AuthenticatedUser, coupleID: String, scope: ReleaseScope, deviceID: String
+    ) async throws -> Components.Schemas.CloserReleaseKeyList {
+        guard CloserShapes.isDeviceID(deviceID) else { throw KindredError.badRequest("deviceId must be 1–64 of A-Z a-z 0-9 . _ -") }
+        let sql = database.sql
+        _ = try await Self.couple(coupleID, member: user.user.id, on: sql)
+        if case .thread(let id) = scope { _ = try await Self.thread(id, coupleID: coupleID, on: sql) }
+        let rows = try await sql.select().columns("user_id", "recipient_id", "recipient_device_id", "encrypted_answer_key", "created_at")
+            .from("closer_release_keys").where("couple_id", .equal, coupleID).where("scope", .equal, scope.key)
+            .where("recipient_id", .equal, user.user.id).where("recipient_device_id", .equal, deviceID)
+            .orderBy("created_at").orderBy("user_id").all()
+        return .init(keys: try rows.map(Self.releaseKeyDocument))
+    }
+
+    private static func releaseKeyDocument(_ row: any SQLRow) throws -> Components.Schemas.CloserReleaseKey {
+        Components.Schemas.CloserReleaseKey(
+            senderUserId: try row.decode(column: "user_id", as: String.self),
+            recipientUserId: try row.decode(column: "recipient_id", as: String.self),
+            recipientDeviceId: try row.decode(column: "recipient_device_id", as: String.self),
+            encryptedAnswerKey: try row.decode(column: "encrypted_answer_key", as: String.self),
+            createdAt: Date(millisecondsSince1970: try row.decode(column: "created_at", as: Int64.self))
+        )
+    }
+
+    /// Device id → the users (of `users`) who registered it.
+    private static func deviceOwners(_ users: [String], on sql: any SQLDatabase) async throws -> [String: Set<String>] {
+        let rows = try await sql.select().columns("user_id", "device_id").from("closer_device_keys").where("user_id", .in, users).all()
+        var owners: [String: Set<String>] = [:]
+        for row in rows {
+            owners[try row.decode(column: "device_id", as: String.self), default: []].insert(try row.decode(column: "user_id", as: String.self))
+        }
+        return owners
+    }
+
+    /// Refuses unless both have written in `scope` and the author's entry is sealed.
+    private static func requireBothSealed(_ scope: ReleaseScope, couple: CoupleRecord, author: String, on sql: any SQLDatabase) async throws {
+        let rows: [any SQLRow]
+        switch scope {
+        case .day(let date):
+            guard try await DayRecord.load(coupleID: couple.id, date: date, on: sql) != nil else { throw KindredError.dayNotFound }
+            rows = try await sql.select().columns("user_id", "schema_version").from("closer_answers")
+                .where("couple_id", .equal, couple.id).where("date_key", .equal, date).all()
+            guard rows.contains(where: { (try? $0.decode(column: "user_id", as: String.self)) == author }) else { throw KindredError.answerNotFound }
+        case .thread(let id):
+            _ = try await thread(id, coupleID: couple.id, on: sql)
+            rows = try await sql.select().columns("user_id", "schema_version").from("closer_thread_messages").where("thread_id", .equal, id).all()
+            guard rows.contains(where: { (try? $0.decode(column: "user_id", as: String.self)) == author }) else { throw KindredError.messageNotFound }
+        }
+        guard rows.count >= 2 else { throw KindredError.answersIncomplete }
+        let own = rows.first { (try? $0.decode(column: "user_id", as: String.self)) == author }
+        guard try own?.decode(column: "schema_version", as: Int.self) == 3 else {
+            throw KindredError.invalidReleaseKey("only sealed (schemaVersion 3) answers have keys to release")
+        }
+    }
+
+    private static func markReleased(_ scope: ReleaseScope, coupleID: String, author: String, now: Int64, on sql: any SQLDatabase) async throws {
+        switch scope {
+        case .day(let date):
+            try await sql.update("closer_answers").set("answer_key_released", to: true).set("updated_at", to: now)
+                .where("couple_id", .equal, coupleID).where("date_key", .equal, date).where("user_id", .equal, author).run()
+        case .thread(let id):
+            try await sql.update("closer_thread_messages").set("answer_key_released", to: true).set("updated_at", to: now)
+                .where("thread_id", .equal, id).where("user_id", .equal, author).run()
+        }
+    }
+
+    private static func eventData(_ scope: ReleaseScope, userID: String) -> [String: String] {
+        switch scope {
+        case .day(let date): ["date": date, "userId": userID]
+        case .thread(let id): ["threadId": id, "userId": userID]
+        }
+    }
+}
