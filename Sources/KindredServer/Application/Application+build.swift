@@ -36,6 +36,8 @@ public struct Dependencies: Sendable {
     public var channelAuthorizers: ChannelAuthorizers = ChannelAuthorizers()
     /// The logger of long-running services (the realtime hub).
     public var logger: Logger = Logger(label: "kindred")
+    /// Billing: provider secrets, base URLs, products, the inbox's retry policy.
+    public var billing: BillingSettings = BillingSettings()
 
     /// Creates the dependencies.
     public init(
@@ -65,6 +67,7 @@ extension UserDataRegistry {
         registry.register(AccountsController.userDataEntry)
         registry.register(NotificationsSchema.userDataEntry)
         registry.register(RealtimeSchema.userDataEntry)
+        registry.register(BillingSchema.userDataEntry)
         return registry
     }
 }
@@ -77,6 +80,10 @@ public struct KindredServerParts {
     /// The realtime service; run it as a service of the application (listed before the
     /// server, so it stops after it): without its `run()`, no live event reaches a subscriber.
     public var realtime: RealtimeHub
+    /// Billing's operator tools (the admin console renders them).
+    public var billing: BillingAdministration
+    /// The entitlement checks other domains use (e.g. `closerPremium(userID:)`; fail closed).
+    public var entitlements: Entitlements
 
     /// The server's channel setup: HTTP/1.1 with the realtime WebSocket upgrade.
     public var serverBuilder: HTTPServerBuilder { realtime.serverBuilder() }
@@ -109,13 +116,15 @@ public func buildServerParts(_ dependencies: Dependencies) async throws -> Kindr
         authorizers: dependencies.channelAuthorizers, tokens: tokens, apps: dependencies.apps, logger: realtimeLogger
     )
     let notifications = try makeNotificationsController(dependencies)
+    let billing = try BillingDomain.make(dependencies, realtime: realtime.publisher)
     let operations = APIHandler(
         database: dependencies.database, metrics: dependencies.metrics, document: dependencies.openAPIDocument,
         accounts: try makeAccountsController(
             dependencies, tokens: tokens, realtime: realtime.publisher, outbox: notifications.outbox
         ),
         notifications: notifications,
-        realtime: realtime
+        realtime: realtime,
+        billing: billing
     )
     // Compact, key-sorted JSON: the same bytes as the error envelope, and stable for clients.
     // Dates as `ISO8601DateTranscoder` writes them, without its formatter.
@@ -126,7 +135,10 @@ public func buildServerParts(_ dependencies: Dependencies) async throws -> Kindr
         )
     )
     realtime.addFallbackRoute(to: router)
-    return KindredServerParts(router: router, realtime: realtime)
+    billing.webhooks.register(on: router)
+    return KindredServerParts(
+        router: router, realtime: realtime, billing: billing.administration, entitlements: billing.entitlements
+    )
 }
 
 /// Loads (or creates) the token signing key.
@@ -208,6 +220,7 @@ public func buildApplication(
         )
         dependencies.realtime = configuration.realtime
         dependencies.logger = logger
+        dependencies.billing = configuration.billing
         let parts = try await buildServerParts(dependencies)
         return Application(
             router: parts.router,
