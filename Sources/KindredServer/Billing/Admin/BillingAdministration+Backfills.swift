@@ -119,6 +119,7 @@ extension BillingAdministration {
         let now = clock.now()
         let applier = applier
         try await applier.realtime.transaction { transaction in
+            try await BillingLedger.lock([userID], on: transaction.sql)
             for entry in entries {
                 try await BillingLedger.insert(entry, on: transaction.sql)
             }

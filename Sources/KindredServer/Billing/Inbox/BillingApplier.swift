@@ -84,6 +84,7 @@ struct BillingApplier: Sendable {
     func commit(_ effect: BillingEffect, now: Date, on transaction: RealtimeTransaction) async throws -> [String: BillingLedger.Recomputed] {
         let sql = transaction.sql
         let nowMs = now.millisecondsSince1970
+        try await BillingLedger.lock(effect.touched.keys, on: sql)
         for link in effect.links {
             try await BillingLedger.link(provider: link.provider, externalID: link.externalID, to: link.userID, now: nowMs, on: sql)
         }

@@ -115,11 +115,11 @@ struct BillingLedger: Sendable {
                 SQLBind(record.createdAt), SQLBind(record.updatedAt)
             )
             .onConflict(with: ["user_id"]) { conflict in
-                try conflict.set(excludedContentOf: "username").set(excludedContentOf: "email")
-                    .set(excludedContentOf: "platform").set(excludedContentOf: "plan_type")
-                    .set(excludedContentOf: "status").set(excludedContentOf: "latest_expiration")
-                    .set(excludedContentOf: "trial_end").set(excludedContentOf: "double_billing")
-                    .set(excludedContentOf: "updated_at")
+                conflict.set(excludedValueOf: "username").set(excludedValueOf: "email")
+                    .set(excludedValueOf: "platform").set(excludedValueOf: "plan_type")
+                    .set(excludedValueOf: "status").set(excludedValueOf: "latest_expiration")
+                    .set(excludedValueOf: "trial_end").set(excludedValueOf: "double_billing")
+                    .set(excludedValueOf: "updated_at")
             }
             .run()
     }
@@ -140,6 +140,16 @@ struct BillingLedger: Sendable {
             .first()?.decode(column: "app", as: String.self)
         else { return nil }
         return AppID(rawValue: text)
+    }
+
+    /// Serializes the billing writes of these users until the caller's transaction ends: their
+    /// `kindred_users` rows are locked (`FOR UPDATE` where the dialect has it; SQLite has a single
+    /// writer), in id order, so two events of one user never compute from each other's
+    /// uncommitted state.
+    static func lock(_ userIDs: some Sequence<String>, on sql: any SQLDatabase) async throws {
+        for id in Set(userIDs).sorted() {
+            _ = try await sql.select().column("id").from("kindred_users").where("id", .equal, id).for(.update).all()
+        }
     }
 
     // MARK: - Provider links

@@ -72,13 +72,12 @@ struct RevenueCatInterpreter: Sendable {
                 kind = .renewal
             }
         }
-        if !granting {
-            // An ending never extends a lineage beyond what it had.
-            if let latest = try await BillingLedger.latest(userID: user, lineage: LineageKey(provider: .revenuecat, lineage: lineage), on: sql) {
-                expiration = min(expiration, latest.expiration)
-            } else {
-                return .ignored("\(event.type) for a lineage without entries", userID: user)
-            }
+        // An ending never extends a lineage beyond what it had; one delivered before the
+        // lineage's purchase is kept, and outranks the older purchase when it arrives.
+        if !granting,
+            let latest = try await BillingLedger.latest(userID: user, lineage: LineageKey(provider: .revenuecat, lineage: lineage), on: sql)
+        {
+            expiration = min(expiration, latest.expiration)
         }
         effect.appends.append(
             PlanEntry(
@@ -138,12 +137,16 @@ struct RevenueCatInterpreter: Sendable {
     /// - Throws: `BillingApplyError.unmatchedUser`.
     func resolve(_ ids: [String], on sql: any SQLDatabase) async throws -> (String, AppID) {
         for id in ids {
-            if let app = try await BillingLedger.app(ofUser: id, on: sql) { return (id, app) }
+            if let app = try await BillingLedger.app(ofUser: id, on: sql) {
+                try await BillingLedger.lock([id], on: sql)
+                return (id, app)
+            }
         }
         for id in ids {
             if let user = try await BillingLedger.linkedUser(provider: .revenuecat, externalID: id, on: sql),
                 let app = try await BillingLedger.app(ofUser: user, on: sql)
             {
+                try await BillingLedger.lock([user], on: sql)
                 return (user, app)
             }
         }

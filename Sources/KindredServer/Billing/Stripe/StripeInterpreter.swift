@@ -41,18 +41,20 @@ struct StripeInterpreter: Sendable {
             guard let subscriptionID = object.id, let periodEnd = object.subscriptionPeriodEnd,
                 let ended = object.endedAt ?? object.canceledAt, ended < periodEnd
             else { return .ignored("deleted at the end of its period", userID: user) }
-            // Deleted with immediate effect: access ends when it ended.
-            guard let latest = try await BillingLedger.latest(
+            // Deleted with immediate effect: access ends when it ended (kept even when it arrives
+            // before the subscription's other events, which it then outranks).
+            let latest = try await BillingLedger.latest(
                 userID: user, lineage: LineageKey(provider: .stripe, lineage: subscriptionID), on: sql
-            ) else { return .ignored("deleted subscription without entries", userID: user) }
+            )
+            let productID = latest?.productID ?? object.firstPriceID ?? "unknown"
             var effect = BillingEffect(userID: user, outcome: "applied: revoked")
             effect.touched[user] = app
             effect.appends.append(
                 PlanEntry(
-                    id: newID(), userID: user, app: app, planType: latest.planType, productID: latest.productID,
-                    platform: .web, provider: .stripe, lineage: subscriptionID, kind: .revocation,
-                    expiration: min(ended, latest.expiration), eventTime: eventTime, eventID: event.id, sandbox: sandbox,
-                    createdAt: now
+                    id: newID(), userID: user, app: app, planType: settings.app(app).planType(for: productID),
+                    productID: productID, platform: .web, provider: .stripe, lineage: subscriptionID, kind: .revocation,
+                    expiration: min(ended, latest?.expiration ?? ended), eventTime: eventTime, eventID: event.id,
+                    sandbox: sandbox, createdAt: now
                 )
             )
             return effect
@@ -107,12 +109,14 @@ struct StripeInterpreter: Sendable {
     /// - Throws: `BillingApplyError.unmatchedUser`.
     func resolve(_ object: StripeObject, on sql: any SQLDatabase) async throws -> (String, AppID) {
         if let named = object.namedUserID, let app = try await BillingLedger.app(ofUser: named, on: sql) {
+            try await BillingLedger.lock([named], on: sql)
             return (named, app)
         }
         if let customer = object.customer?.id,
             let user = try await BillingLedger.linkedUser(provider: .stripe, externalID: customer, on: sql),
             let app = try await BillingLedger.app(ofUser: user, on: sql)
         {
+            try await BillingLedger.lock([user], on: sql)
             return (user, app)
         }
         throw BillingApplyError.unmatchedUser(

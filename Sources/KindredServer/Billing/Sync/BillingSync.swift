@@ -67,6 +67,7 @@ struct BillingSync: Sendable {
         let nowMs = now.millisecondsSince1970
         let applier = applier
         return try await applier.realtime.transaction { transaction in
+            try await BillingLedger.lock([userID], on: transaction.sql)
             var effect = BillingEffect(userID: userID, outcome: source)
             effect.touched[userID] = app
             for customer in customers { effect.links.append((.stripe, customer, userID)) }
@@ -111,6 +112,7 @@ struct BillingSync: Sendable {
         let appSettings = settings.app(app)
         let applier = applier
         return try await applier.realtime.transaction { transaction in
+            try await BillingLedger.lock([userID], on: transaction.sql)
             var effect = BillingEffect(userID: userID, outcome: "sync")
             effect.touched[userID] = app
             for subscription in found {
