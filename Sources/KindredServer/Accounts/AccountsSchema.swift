@@ -82,4 +82,5 @@ public enum ServerMigrations {
     public static let all: [Migration] = StoreMigrations.all + AccountsSchema.migrations
         + JobsSchema.migrations + QueueSchema.migrations + RealtimeSchema.migrations + NotificationsSchema.migrations
         + CloserSchema.migrations
+        + BillingSchema.migrations
 }

@@ -40,6 +40,8 @@ public struct Dependencies: Sendable {
     public var closer: CloserSettings = CloserSettings()
     /// Whether a Closer couple is premium (free only until billing provides the real answer).
     public var closerEntitlements: any CloserEntitlements = FreeOnlyEntitlements()
+    /// Billing: provider secrets, base URLs, products, the inbox's retry policy.
+    public var billing: BillingSettings = BillingSettings()
 
     /// Creates the dependencies.
     public init(
@@ -70,6 +72,7 @@ extension UserDataRegistry {
         registry.register(NotificationsSchema.userDataEntry)
         registry.register(RealtimeSchema.userDataEntry)
         registry.register(CloserSchema.userDataEntry)
+        registry.register(BillingSchema.userDataEntry)
         return registry
     }
 }
@@ -82,6 +85,10 @@ public struct KindredServerParts {
     /// The realtime service; run it as a service of the application (listed before the
     /// server, so it stops after it): without its `run()`, no live event reaches a subscriber.
     public var realtime: RealtimeHub
+    /// Billing's operator tools (the admin console renders them).
+    public var billing: BillingAdministration
+    /// The entitlement checks other domains use (e.g. `closerPremium(userID:)`; fail closed).
+    public var entitlements: Entitlements
 
     /// The server's channel setup: HTTP/1.1 with the realtime WebSocket upgrade.
     public var serverBuilder: HTTPServerBuilder { realtime.serverBuilder() }
@@ -120,6 +127,7 @@ public func buildServerParts(_ dependencies: Dependencies) async throws -> Kindr
     )
     let notifications = try makeNotificationsController(dependencies)
     dependencies.platform.realtime.bind(realtime.publisher)
+    let billing = try BillingDomain.make(dependencies, realtime: realtime.publisher)
     let operations = APIHandler(
         database: dependencies.database, metrics: dependencies.metrics, document: dependencies.openAPIDocument,
         accounts: try makeAccountsController(
@@ -128,7 +136,8 @@ public func buildServerParts(_ dependencies: Dependencies) async throws -> Kindr
         notifications: notifications,
         realtime: realtime,
         closer: try await makeCloserController(dependencies, outbox: notifications.outbox, realtime: realtime),
-        rateLimiter: RateLimiter(database: dependencies.database, clock: dependencies.clock)
+        rateLimiter: RateLimiter(database: dependencies.database, clock: dependencies.clock),
+        billing: billing
     )
     // Compact, key-sorted JSON: the same bytes as the error envelope, and stable for clients.
     // Dates as `ISO8601DateTranscoder` writes them, without its formatter.
@@ -139,7 +148,10 @@ public func buildServerParts(_ dependencies: Dependencies) async throws -> Kindr
         )
     )
     realtime.addFallbackRoute(to: router)
-    return KindredServerParts(router: router, realtime: realtime)
+    billing.webhooks.register(on: router)
+    return KindredServerParts(
+        router: router, realtime: realtime, billing: billing.administration, entitlements: billing.entitlements
+    )
 }
 
 /// Loads (or creates) the token signing key.
@@ -235,6 +247,7 @@ public func buildApplication(
         dependencies.realtime = configuration.realtime
         dependencies.closer = configuration.closer
         dependencies.logger = logger
+        dependencies.billing = configuration.billing
         let parts = try await buildServerParts(dependencies)
         return Application(
             router: parts.router,

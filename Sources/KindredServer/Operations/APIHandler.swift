@@ -15,6 +15,7 @@ struct APIHandler: APIProtocol {
     let realtime: RealtimeHub
     let closer: CloserController
     let rateLimiter: RateLimiter
+    let billing: BillingDomain
 
     func getHealth(_ input: Operations.GetHealth.Input) async throws -> Operations.GetHealth.Output {
         .ok(.init(body: .json(.init(status: .ok))))
