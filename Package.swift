@@ -46,6 +46,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-openapi-async-http-client.git", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.4.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.1"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.1"),
     ],
     targets: [
         // Every end-to-end wire format of the five apps. swift-crypto only, no I/O.
@@ -101,7 +102,10 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "SystemPackage", package: "swift-system"),
+                .product(name: "Mustache", package: "swift-mustache"),
             ],
+            // The admin console's mustache templates and style sheet.
+            resources: [.copy("Admin/Templates")],
             swiftSettings: swiftSettings
         ),
         // The device side of the HTTP contract: the generated client and a session that keeps,
@@ -238,6 +242,8 @@ let package = Package(
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
+            // The admin console's browser test, run by AdminConsoleBrowserLiveTests from its source location.
+            exclude: ["Live/admin_console_browser.py"],
             swiftSettings: swiftSettings
         ),
         // The session against a scripted transport, and against a live `kindred serve`.

@@ -36,6 +36,10 @@ public struct Dependencies: Sendable {
     public var channelAuthorizers: ChannelAuthorizers = ChannelAuthorizers()
     /// The logger of long-running services (the realtime hub).
     public var logger: Logger = Logger(label: "kindred")
+    /// The admin console's settings.
+    public var admin: AdminSettings = AdminSettings()
+    /// What the admin console's subscription pages read (nil: the pages say billing is not configured).
+    public var adminSubscriptions: (any AdminSubscriptionDirectory)?
 
     /// Creates the dependencies.
     public init(
@@ -128,6 +132,7 @@ public func buildServerParts(_ dependencies: Dependencies) async throws -> Kindr
             dateTranscoder: InternetDateTranscoder(), jsonEncodingOptions: [.sortedKeys, .withoutEscapingSlashes]
         )
     )
+    try await makeAdminConsole(dependencies).register(on: router)
     realtime.addFallbackRoute(to: router)
     return KindredServerParts(router: router, realtime: realtime)
 }
@@ -158,6 +163,21 @@ func makeAccountsController(
         outbox: outbox,
         queue: dependencies.platform.queue,
         realtime: realtime
+    )
+}
+
+/// Builds the operators' admin console (its templates are loaded here, once).
+func makeAdminConsole(_ dependencies: Dependencies) async throws -> AdminConsole {
+    let hasher = try PasswordHasher(
+        parameters: dependencies.auth.passwordParameters, maxConcurrent: dependencies.auth.maxConcurrentHashes
+    )
+    return AdminConsole(
+        operators: AdminOperators(database: dependencies.database, clock: dependencies.clock, hasher: hasher),
+        sessions: AdminSessions(database: dependencies.database, clock: dependencies.clock, settings: dependencies.admin),
+        settings: dependencies.admin, trustedProxies: dependencies.auth.trustedProxies,
+        rateLimiter: RateLimiter(database: dependencies.database, clock: dependencies.clock),
+        queue: dependencies.platform.queue, subscriptions: dependencies.adminSubscriptions,
+        templates: try await AdminTemplates.load(), logger: Logger(label: "kindred.admin")
     )
 }
 
@@ -210,6 +230,7 @@ public func buildApplication(
             pushTransports: try PushTransports.configured(apps: configuration.apps, client: .shared, clock: clock, logger: logger)
         )
         dependencies.realtime = configuration.realtime
+        dependencies.admin = configuration.admin
         dependencies.logger = logger
         let parts = try await buildServerParts(dependencies)
         return Application(

@@ -19,6 +19,8 @@ public struct ServerConfiguration: Sendable {
     public var platform: Platform.Settings
     /// The realtime service's heartbeat, retention and limits.
     public var realtime: RealtimeSettings = RealtimeSettings()
+    /// The admin console's settings.
+    public var admin: AdminSettings = AdminSettings()
     /// Verifies Apple and Google identity tokens; nil: `JWKSIdentityVerifier` over the apps' key sets.
     public var identity: (any IdentityVerifying)?
 

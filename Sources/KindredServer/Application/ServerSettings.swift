@@ -244,6 +244,7 @@ public struct ServerSettings: Sendable {
         server.auth = try resolveAuth(config)
         server.platform = try resolvePlatform(config)
         server.realtime = try resolveRealtime(config)
+        server.admin = try resolveAdmin(config)
 
         let levelText = flags.logLevel ?? config.string(forKey: "logLevel", default: "info")
         guard let level = Logger.Level(rawValue: levelText.lowercased()) else {
