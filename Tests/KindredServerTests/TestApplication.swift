@@ -17,6 +17,10 @@ struct TestApplication {
     /// The jobs and work queue the router's domains registered on (drive with `worker.processAvailable()`).
     let platform: Platform
     let app: Application<RouterResponder<KindredRequestContext>>
+    /// Billing's operator tools, as the server built them.
+    let billing: BillingAdministration
+    /// The entitlement checks other domains use.
+    let entitlements: Entitlements
 
     /// Account settings for tests: cheap Argon2id (m = 64 KiB, t = 1), everything else default.
     static var testAuth: AuthConfiguration {
@@ -33,7 +37,8 @@ struct TestApplication {
         identity: any IdentityVerifying = UnavailableIdentityVerifier(),
         clock: TestClock = TestClock(start: Date()),
         database: Database? = nil,
-        pushTransports: PushTransports? = nil
+        pushTransports: PushTransports? = nil,
+        billing: BillingSettings = BillingSettings()
     ) async throws {
         if let database {
             self.database = database
@@ -46,14 +51,16 @@ struct TestApplication {
         try await Migrator(ServerMigrations.all).migrate(self.database, logger: quiet)
         let platform = Platform(database: self.database, clock: clock, logger: quiet)
         self.platform = platform
-        let router = try await buildRouter(
-            Dependencies(
-                database: self.database, apps: apps, metrics: metrics,
-                openAPIDocument: try OpenAPIDocument.load(), maxBodySize: maxBodySize,
-                clock: clock, auth: auth, identity: identity, platform: platform, pushTransports: pushTransports
-            )
+        var dependencies = Dependencies(
+            database: self.database, apps: apps, metrics: metrics,
+            openAPIDocument: try OpenAPIDocument.load(), maxBodySize: maxBodySize,
+            clock: clock, auth: auth, identity: identity, platform: platform, pushTransports: pushTransports
         )
-        app = Application(router: router, logger: quiet)
+        dependencies.billing = billing
+        let parts = try await buildServerParts(dependencies)
+        self.billing = parts.billing
+        self.entitlements = parts.entitlements
+        app = Application(router: parts.router, logger: quiet)
     }
 
     /// Runs `body` against the router (no socket), then closes the database.
@@ -77,11 +84,13 @@ extension TestApplication {
         identity: any IdentityVerifying = UnavailableIdentityVerifier(),
         clock: TestClock = TestClock(start: Date()),
         pushTransports: PushTransports? = nil,
+        billing: BillingSettings = BillingSettings(),
         _ body: @escaping @Sendable (TestApplication, any TestClientProtocol) async throws -> Void
     ) async throws {
         try await TestDatabases.with(backend) { database in
             let application = try await TestApplication(
-                apps: apps, auth: auth, identity: identity, clock: clock, database: database, pushTransports: pushTransports
+                apps: apps, auth: auth, identity: identity, clock: clock, database: database, pushTransports: pushTransports,
+                billing: billing
             )
             try await application.app.test(.router) { client in
                 try await body(application, client)

@@ -71,7 +71,7 @@ public actor LiveServer {
     public func stop() async -> Stopped {
         guard let running else { return Stopped(status: 0, stderr: "") }
         self.running = nil
-        kill(running.process.processIdentifier, SIGTERM)
+        _ = signalProcess(running.process.processIdentifier, SIGTERM)
         let status = await running.exit.wait()
         return Stopped(status: status, stderr: running.logs.finish())
     }
@@ -90,6 +90,22 @@ public actor LiveServer {
             try await Task.sleep(for: .milliseconds(100))
         }
         return log().contains(text)
+    }
+
+    /// Kills the server with SIGKILL (no shutdown: in-flight work is lost as in a crash) and
+    /// waits for it to exit.
+    public func kill() async -> Stopped {
+        guard let running else { return Stopped(status: 0, stderr: "") }
+        self.running = nil
+        _ = signalProcess(running.process.processIdentifier, SIGKILL)
+        let status = await running.exit.wait()
+        return Stopped(status: status, stderr: running.logs.finish())
+    }
+
+    /// Starts the server again (after `stop()` or `kill()`) on the same port and database.
+    public func start(readyTimeout: Duration = .seconds(30)) async throws {
+        guard running == nil else { return }
+        try await launch(readyTimeout: readyTimeout)
     }
 
     /// Stops the server and starts it again on the same port and database.
@@ -134,8 +150,13 @@ public actor LiveServer {
 
     deinit {
         // A test that forgot stop(): do not leave a server behind.
-        if let running { kill(running.process.processIdentifier, SIGKILL) }
+        if let running { _ = signalProcess(running.process.processIdentifier, SIGKILL) }
     }
+}
+
+/// `kill(2)`, named apart from `LiveServer.kill()`.
+private func signalProcess(_ pid: pid_t, _ signal: Int32) -> Int32 {
+    kill(pid, signal)
 }
 
 /// A process's exit, awaited from async code (set from `Process.terminationHandler`).

@@ -57,7 +57,8 @@ extension APIHandler {
     }
 
     func getMe(_ input: Operations.GetMe.Input) async throws -> Operations.GetMe.Output {
-        let me = try await accounts.me(try RequestScope.require(), app: try RequestScope.requireApp())
+        var me = try await accounts.me(try RequestScope.require(), app: try RequestScope.requireApp())
+        me.hasPremium = await billing.entitlements.hasAccess(userID: me.id)
         return .ok(.init(body: .json(me)))
     }
 

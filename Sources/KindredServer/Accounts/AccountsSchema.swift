@@ -81,5 +81,6 @@ public enum ServerMigrations {
     /// The full, ordered list.
     public static let all: [Migration] = StoreMigrations.all + AccountsSchema.migrations
         + JobsSchema.migrations + QueueSchema.migrations + RealtimeSchema.migrations + NotificationsSchema.migrations
+        + BillingSchema.migrations
         + AdminSchema.migrations
 }

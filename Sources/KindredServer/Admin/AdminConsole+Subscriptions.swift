@@ -15,14 +15,13 @@ extension AdminConsole {
         let platform = query["platform"].flatMap { AdminSubscriptionQuery.platforms.contains($0) ? $0 : nil }
         let pageNumber = min(max(Int(query["page"] ?? "1") ?? 1, 1), 100_000)
         var view = AdminViews.Subscriptions(
-            session: Self.view(session), configured: subscriptions != nil, q: search ?? "",
+            session: Self.view(session), q: search ?? "",
             statuses: AdminSubscriptionQuery.statuses.map { .init(value: $0, selected: $0 == status) },
             platforms: AdminSubscriptionQuery.platforms.map { .init(value: $0, selected: $0 == platform) },
             total: 0, pageNumber: pageNumber, pageCount: 1, rows: [], previousLink: nil, nextLink: nil,
             refreshLink: "/admin/subscriptions", flags: [],
             backfills: AdminBackfillKind.allCases.map { .init(kind: $0.rawValue, title: $0.title) }
         )
-        guard let subscriptions else { return templates.page("subscriptions", view) }
         let page = try await subscriptions.search(
             AdminSubscriptionQuery(
                 search: search, status: status, platform: platform, limit: Self.pageSize,
@@ -56,7 +55,7 @@ extension AdminConsole {
     func detailAction(_ request: Request, context: KindredRequestContext, sync: Bool) async throws -> Response {
         let (session, _) = try await postedForm(request, context: context)
         let userID = try Self.userID(context)
-        let directory = try requireSubscriptions()
+        let directory = subscriptions
         let notice: String
         if sync {
             guard let outcome = try await directory.syncNow(userID: userID) else { throw AdminRefusal.notFound("user \(userID)") }
@@ -84,7 +83,7 @@ extension AdminConsole {
         default: throw AdminRefusal.badRequest("mode must be dry-run or apply")
         }
         let userID = form["user"].map { String($0.prefix(200)) }
-        let report = try await requireSubscriptions().backfill(kind, dryRun: dryRun, userID: userID)
+        let report = try await subscriptions.backfill(kind, dryRun: dryRun, userID: userID)
         if !dryRun {
             logger.notice(
                 "admin backfill", metadata: ["operator": "\(session.operatorID)", "kind": "\(kind.rawValue)", "changes": "\(report.changes.count)"]
@@ -100,7 +99,7 @@ extension AdminConsole {
     }
 
     private func detail(userID: String, session: AdminSession, notice: String?) async throws -> Response {
-        guard let detail = try await requireSubscriptions().detail(userID: userID) else {
+        guard let detail = try await subscriptions.detail(userID: userID) else {
             throw AdminRefusal.notFound("user \(userID)")
         }
         let view = AdminViews.Detail(
@@ -117,11 +116,6 @@ extension AdminConsole {
             events: detail.events, selfLink: AdminViews.detailLink(userID)
         )
         return templates.page("subscription", view)
-    }
-
-    private func requireSubscriptions() throws -> any AdminSubscriptionDirectory {
-        guard let subscriptions else { throw AdminRefusal.notFound("billing is not configured on this server") }
-        return subscriptions
     }
 
     /// The `:user` path parameter: 1–200 bytes.

@@ -21,7 +21,7 @@ struct AdminConsole: Sendable {
     let trustedProxies: TrustedProxies
     let rateLimiter: RateLimiter
     let queue: WorkQueue
-    let subscriptions: (any AdminSubscriptionDirectory)?
+    let subscriptions: any AdminSubscriptionDirectory
     let templates: AdminTemplates
     let logger: Logger
 

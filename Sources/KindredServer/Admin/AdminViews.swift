@@ -67,7 +67,6 @@ enum AdminViews {
         var title = "Subscriptions"
         var session: Session
         var notice: String? = nil
-        var configured: Bool
         var q: String
         var statuses: [Option]
         var platforms: [Option]

@@ -38,8 +38,11 @@ public struct Dependencies: Sendable {
     public var logger: Logger = Logger(label: "kindred")
     /// The admin console's settings.
     public var admin: AdminSettings = AdminSettings()
-    /// What the admin console's subscription pages read (nil: the pages say billing is not configured).
+    /// What the admin console's subscription pages read instead of billing's administration
+    /// API (tests give a fake); nil: billing's.
     public var adminSubscriptions: (any AdminSubscriptionDirectory)?
+    /// Billing: provider secrets, base URLs, products, the inbox's retry policy.
+    public var billing: BillingSettings = BillingSettings()
 
     /// Creates the dependencies.
     public init(
@@ -69,6 +72,7 @@ extension UserDataRegistry {
         registry.register(AccountsController.userDataEntry)
         registry.register(NotificationsSchema.userDataEntry)
         registry.register(RealtimeSchema.userDataEntry)
+        registry.register(BillingSchema.userDataEntry)
         return registry
     }
 }
@@ -81,6 +85,10 @@ public struct KindredServerParts {
     /// The realtime service; run it as a service of the application (listed before the
     /// server, so it stops after it): without its `run()`, no live event reaches a subscriber.
     public var realtime: RealtimeHub
+    /// Billing's operator tools (the admin console renders them).
+    public var billing: BillingAdministration
+    /// The entitlement checks other domains use (e.g. `closerPremium(userID:)`; fail closed).
+    public var entitlements: Entitlements
 
     /// The server's channel setup: HTTP/1.1 with the realtime WebSocket upgrade.
     public var serverBuilder: HTTPServerBuilder { realtime.serverBuilder() }
@@ -116,13 +124,15 @@ public func buildServerParts(_ dependencies: Dependencies) async throws -> Kindr
         sessions: sessions
     )
     let notifications = try makeNotificationsController(dependencies)
+    let billing = try BillingDomain.make(dependencies, realtime: realtime.publisher)
     let operations = APIHandler(
         database: dependencies.database, metrics: dependencies.metrics, document: dependencies.openAPIDocument,
         accounts: try makeAccountsController(
             dependencies, tokens: tokens, realtime: realtime.publisher, outbox: notifications.outbox
         ),
         notifications: notifications,
-        realtime: realtime
+        realtime: realtime,
+        billing: billing
     )
     // Compact, key-sorted JSON: the same bytes as the error envelope, and stable for clients.
     // Dates as `ISO8601DateTranscoder` writes them, without its formatter.
@@ -132,9 +142,12 @@ public func buildServerParts(_ dependencies: Dependencies) async throws -> Kindr
             dateTranscoder: InternetDateTranscoder(), jsonEncodingOptions: [.sortedKeys, .withoutEscapingSlashes]
         )
     )
-    try await makeAdminConsole(dependencies).register(on: router)
+    try await makeAdminConsole(dependencies, billing: billing.administration).register(on: router)
     realtime.addFallbackRoute(to: router)
-    return KindredServerParts(router: router, realtime: realtime)
+    billing.webhooks.register(on: router)
+    return KindredServerParts(
+        router: router, realtime: realtime, billing: billing.administration, entitlements: billing.entitlements
+    )
 }
 
 /// Loads (or creates) the token signing key.
@@ -167,7 +180,8 @@ func makeAccountsController(
 }
 
 /// Builds the operators' admin console (its templates are loaded here, once).
-func makeAdminConsole(_ dependencies: Dependencies) async throws -> AdminConsole {
+/// Its subscription pages read `dependencies.adminSubscriptions` when set (tests), else billing's.
+func makeAdminConsole(_ dependencies: Dependencies, billing: BillingAdministration) async throws -> AdminConsole {
     let hasher = try PasswordHasher(
         parameters: dependencies.auth.passwordParameters, maxConcurrent: dependencies.auth.maxConcurrentHashes
     )
@@ -176,7 +190,8 @@ func makeAdminConsole(_ dependencies: Dependencies) async throws -> AdminConsole
         sessions: AdminSessions(database: dependencies.database, clock: dependencies.clock, settings: dependencies.admin),
         settings: dependencies.admin, trustedProxies: dependencies.auth.trustedProxies,
         rateLimiter: RateLimiter(database: dependencies.database, clock: dependencies.clock),
-        queue: dependencies.platform.queue, subscriptions: dependencies.adminSubscriptions,
+        queue: dependencies.platform.queue,
+        subscriptions: dependencies.adminSubscriptions ?? BillingConsoleDirectory(billing: billing, clock: dependencies.clock),
         templates: try await AdminTemplates.load(), logger: Logger(label: "kindred.admin")
     )
 }
@@ -232,6 +247,7 @@ public func buildApplication(
         dependencies.realtime = configuration.realtime
         dependencies.admin = configuration.admin
         dependencies.logger = logger
+        dependencies.billing = configuration.billing
         let parts = try await buildServerParts(dependencies)
         return Application(
             router: parts.router,

@@ -5,8 +5,11 @@ import Hummingbird
 struct AppMiddleware: RouterMiddleware {
     typealias Context = KindredRequestContext
 
-    /// The routes that belong to no app (`/v1/realtime` takes its app from the header or the ticket itself).
-    static let exemptPaths: Set<String> = ["/health", "/ready", "/metrics", "/openapi.yaml", "/v1/realtime"]
+    /// The routes that belong to no app (`/v1/realtime` takes its app from the header or the ticket
+    /// itself; the billing webhooks find the app through the user the event names).
+    static let exemptPaths: Set<String> = [
+        "/health", "/ready", "/metrics", "/openapi.yaml", "/v1/realtime", "/v1/webhooks/revenuecat", "/v1/webhooks/stripe",
+    ]
 
     let registry: AppRegistry
 

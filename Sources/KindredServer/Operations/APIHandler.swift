@@ -13,6 +13,7 @@ struct APIHandler: APIProtocol {
     let accounts: AccountsController
     let notifications: NotificationsController
     let realtime: RealtimeHub
+    let billing: BillingDomain
 
     func getHealth(_ input: Operations.GetHealth.Input) async throws -> Operations.GetHealth.Output {
         .ok(.init(body: .json(.init(status: .ok))))

@@ -1,0 +1,115 @@
+import Foundation
+import KindredAPI
+import KindredStore
+import SQLKit
+
+/// Applies provider events and syncs to the plan history: idempotently by provider event id
+/// (the event's record is written in the same transaction as its effect), recomputing each
+/// touched user's state and publishing entitlement changes on `user:<id>` in that transaction.
+struct BillingApplier: Sendable {
+    let database: Database
+    let ledger: BillingLedger
+    let realtime: RealtimePublisher
+    let clock: any WallClock
+    let revenueCat: RevenueCatInterpreter
+    let stripe: StripeInterpreter
+
+    /// What applying an event did.
+    enum Outcome: Sendable, Equatable {
+        /// Applied now; the recorded outcome (`applied`, `ignored: …`).
+        case applied(String)
+        /// Applied before (a duplicate delivery or a re-driven item): nothing done.
+        case duplicate
+    }
+
+    /// Creates the applier with interpreters on `settings`.
+    init(database: Database, settings: BillingSettings, realtime: RealtimePublisher, clock: any WallClock) {
+        self.database = database
+        self.ledger = BillingLedger(settings: settings)
+        self.realtime = realtime
+        self.clock = clock
+        let newID: @Sendable () -> String = { UUID().uuidString.lowercased() }
+        revenueCat = RevenueCatInterpreter(settings: settings, newID: newID)
+        stripe = StripeInterpreter(settings: settings, newID: newID)
+    }
+
+    /// The realtime event type of an entitlement change.
+    static let eventType = "billing.entitlements"
+
+    /// Applies one inbox envelope exactly once.
+    /// - Throws: `BillingApplyError`, decoding and database errors (the queue retries).
+    func apply(_ envelope: BillingInbox.Envelope) async throws -> Outcome {
+        let now = clock.now()
+        let nowMs = now.millisecondsSince1970
+        let body = Data(envelope.body.utf8)
+        let decoded: DecodedEvent
+        switch envelope.provider {
+        case .revenuecat:
+            let event = try JSONDecoder().decode(RevenueCatWebhookBody.self, from: body).event
+            decoded = DecodedEvent(type: event.type, time: event.eventTimestampMs, revenueCat: event)
+        case .stripe:
+            let event = try JSONDecoder().decode(StripeEvent.self, from: body)
+            decoded = DecodedEvent(type: event.type, time: event.created * 1000, stripe: event)
+        }
+        return try await realtime.transaction { transaction in
+            let sql = transaction.sql
+            let recorded = try await sql.insert(into: "kindred_billing_events")
+                .columns("provider", "event_id", "type", "user_id", "outcome", "event_time", "applied_at")
+                .values(
+                    SQLBind(envelope.provider.rawValue), SQLBind(envelope.eventID), SQLBind(String(decoded.type.prefix(100))),
+                    SQLBind(String?.none), SQLBind("pending"), SQLBind(decoded.time), SQLBind(nowMs)
+                )
+                .ignoringConflicts().returning("event_id").all()
+            guard !recorded.isEmpty else { return Outcome.duplicate }
+            let effect: BillingEffect
+            if let event = decoded.revenueCat {
+                effect = try await revenueCat.effect(of: event, now: nowMs, on: sql)
+            } else if let event = decoded.stripe {
+                effect = try await stripe.effect(of: event, now: nowMs, on: sql)
+            } else {
+                effect = .ignored("no event")
+            }
+            try await sql.update("kindred_billing_events")
+                .set("user_id", to: SQLBind(effect.userID)).set("outcome", to: effect.outcome)
+                .where("provider", .equal, envelope.provider.rawValue).where("event_id", .equal, envelope.eventID)
+                .run()
+            _ = try await commit(effect, now: now, on: transaction)
+            return Outcome.applied(effect.outcome)
+        }
+    }
+
+    /// Writes an effect's links and entries, recomputes its users and publishes their changes,
+    /// inside `transaction`.
+    /// - Returns: each touched user's recomputation.
+    func commit(_ effect: BillingEffect, now: Date, on transaction: RealtimeTransaction) async throws -> [String: BillingLedger.Recomputed] {
+        let sql = transaction.sql
+        let nowMs = now.millisecondsSince1970
+        try await BillingLedger.lock(effect.touched.keys, on: sql)
+        for link in effect.links {
+            try await BillingLedger.link(provider: link.provider, externalID: link.externalID, to: link.userID, now: nowMs, on: sql)
+        }
+        for entry in effect.appends {
+            try await BillingLedger.append(entry, on: sql)
+        }
+        var results: [String: BillingLedger.Recomputed] = [:]
+        for (user, app) in effect.touched.sorted(by: { $0.key < $1.key }) {
+            let recomputed = try await ledger.recompute(userID: user, app: app, now: now, on: sql)
+            if recomputed.changed {
+                let payload = BillingRepresentation.entitlements(
+                    app: app, snapshot: recomputed.snapshot, settings: ledger.settings.app(app)
+                )
+                try await realtime.publish(channel: .user(user), type: Self.eventType, data: payload, on: transaction)
+            }
+            results[user] = recomputed
+        }
+        return results
+    }
+
+    /// A decoded event of either provider.
+    struct DecodedEvent: Sendable {
+        var type: String
+        var time: Int64
+        var revenueCat: RevenueCatEvent?
+        var stripe: StripeEvent?
+    }
+}

@@ -1,0 +1,181 @@
+import Foundation
+import KindredStore
+import SQLKit
+
+/// The plan history's statements: reads, the append-only write with its no-op rule, the
+/// per-user record's recomputation, and provider links. Every function runs on the caller's
+/// connection or transaction, so an event's effects commit together with its idempotency record.
+struct BillingLedger: Sendable {
+    /// Per-app products and policies.
+    let settings: BillingSettings
+
+    /// The user's entries, oldest provider event first.
+    static func plans(of userID: String, on sql: any SQLDatabase) async throws -> [PlanEntry] {
+        try await sql.select().columns(BillingRows.planColumns).from("kindred_billing_plans")
+            .where("user_id", .equal, userID)
+            .orderBy("event_time").orderBy("created_at").orderBy("id")
+            .all().map(BillingRows.plan)
+    }
+
+    /// The latest entry of one of the user's lineages (by provider event time), if any.
+    static func latest(userID: String, lineage: LineageKey, on sql: any SQLDatabase) async throws -> PlanEntry? {
+        let entries = try await sql.select().columns(BillingRows.planColumns)
+            .from("kindred_billing_plans")
+            .where("user_id", .equal, userID).where("provider", .equal, lineage.provider.rawValue)
+            .where("lineage", .equal, lineage.lineage)
+            .all().map(BillingRows.plan)
+        return entries.max { SubscriptionSnapshot.isLater($1, than: $0) }
+    }
+
+    /// Appends `entry` unless the lineage's latest entry already has its expiration (a no-op,
+    /// as Pulse's rule says); entries are never edited.
+    /// - Returns: whether a row was written.
+    @discardableResult
+    static func append(_ entry: PlanEntry, on sql: any SQLDatabase) async throws -> Bool {
+        if let latest = try await latest(userID: entry.userID, lineage: entry.lineageKey, on: sql),
+            latest.expiration == entry.expiration
+        {
+            return false
+        }
+        try await insert(entry, on: sql)
+        return true
+    }
+
+    /// Inserts an entry without the no-op check (backfills of distinct past periods).
+    static func insert(_ entry: PlanEntry, on sql: any SQLDatabase) async throws {
+        try await sql.insert(into: "kindred_billing_plans")
+            .columns(BillingRows.planColumns + ["updated_at"])
+            .values(
+                SQLBind(entry.id), SQLBind(entry.userID), SQLBind(entry.app.rawValue), SQLBind(entry.planType),
+                SQLBind(entry.productID), SQLBind(entry.platform.rawValue), SQLBind(entry.provider.rawValue),
+                SQLBind(entry.lineage), SQLBind(entry.kind.rawValue), SQLBind(entry.expiration), SQLBind(entry.eventTime),
+                SQLBind(entry.eventID), SQLBind(entry.sandbox), SQLBind(entry.createdAt), SQLBind(entry.updatedAt)
+            )
+            .run()
+    }
+
+    /// The user's stored record, if any.
+    static func record(of userID: String, on sql: any SQLDatabase) async throws -> SubscriptionRecord? {
+        try await sql.select().columns(SubscriptionRecord.columns)
+            .from("kindred_billing_subscriptions").where("user_id", .equal, userID)
+            .first().map(SubscriptionRecord.init(row:))
+    }
+
+    /// What a recomputation found.
+    struct Recomputed: Sendable {
+        /// The record before (nil when the user had none).
+        var before: SubscriptionRecord?
+        /// The record now stored.
+        var after: SubscriptionRecord
+        /// The computation it was made from.
+        var snapshot: SubscriptionSnapshot
+        /// The history it was computed from.
+        var plans: [PlanEntry]
+
+        /// Whether what entitlements derive from changed.
+        var changed: Bool { before.map { !$0.sameComputation(as: after) } ?? true }
+    }
+
+    /// Recomputes the user's state from the history and stores the record (creating it with
+    /// the denormalised user fields when the app allows them).
+    func recompute(userID: String, app: AppID, now: Date, on sql: any SQLDatabase) async throws -> Recomputed {
+        let plans = try await Self.plans(of: userID, on: sql)
+        let appSettings = settings.app(app)
+        let snapshot = SubscriptionSnapshot.compute(
+            plans: plans, now: Int64(now.timeIntervalSince1970.rounded(.down)), sandboxGrantsAccess: appSettings.sandboxGrantsAccess
+        )
+        let before = try await Self.record(of: userID, on: sql)
+        let nowMs = now.millisecondsSince1970
+        var after = before ?? SubscriptionRecord(userID: userID, app: app, status: .unknown, createdAt: nowMs, updatedAt: nowMs)
+        if before == nil, appSettings.denormalizeUserFields {
+            (after.username, after.email) = try await Self.userFields(userID: userID, on: sql)
+        }
+        after.status = snapshot.state
+        after.latestExpiration = snapshot.latestExpiration
+        after.trialEnd = snapshot.trialEndDate
+        after.doubleBilling = snapshot.doubleBilling
+        after.platform = snapshot.current?.latest.platform
+        after.planType = snapshot.current?.latest.planType
+        if let before, before.sameComputation(as: after) {
+            return Recomputed(before: before, after: before, snapshot: snapshot, plans: plans)
+        }
+        after.updatedAt = nowMs
+        try await Self.save(after, on: sql)
+        return Recomputed(before: before, after: after, snapshot: snapshot, plans: plans)
+    }
+
+    /// Inserts or replaces a record.
+    static func save(_ record: SubscriptionRecord, on sql: any SQLDatabase) async throws {
+        try await sql.insert(into: "kindred_billing_subscriptions")
+            .columns(SubscriptionRecord.columns)
+            .values(
+                SQLBind(record.userID), SQLBind(record.app.rawValue), SQLBind(record.username), SQLBind(record.email),
+                SQLBind(record.platform?.rawValue), SQLBind(record.planType), SQLBind(record.status.rawValue),
+                SQLBind(record.latestExpiration), SQLBind(record.trialEnd), SQLBind(record.doubleBilling),
+                SQLBind(record.createdAt), SQLBind(record.updatedAt)
+            )
+            .onConflict(with: ["user_id"]) { conflict in
+                conflict.set(excludedValueOf: "username").set(excludedValueOf: "email")
+                    .set(excludedValueOf: "platform").set(excludedValueOf: "plan_type")
+                    .set(excludedValueOf: "status").set(excludedValueOf: "latest_expiration")
+                    .set(excludedValueOf: "trial_end").set(excludedValueOf: "double_billing")
+                    .set(excludedValueOf: "updated_at")
+            }
+            .run()
+    }
+
+    /// The user's display name and e-mail address (for the denormalised search fields).
+    static func userFields(userID: String, on sql: any SQLDatabase) async throws -> (String?, String?) {
+        let name = try await sql.select().column("display_name").from("kindred_users").where("id", .equal, userID)
+            .first()?.decode(column: "display_name", as: String?.self)
+        let email = try await sql.select().column("email").from("kindred_credentials")
+            .where("user_id", .equal, userID).where("email", .isNot, SQLLiteral.null)
+            .orderBy("created_at").limit(1).first()?.decode(column: "email", as: String?.self)
+        return (name ?? nil, email ?? nil)
+    }
+
+    /// The app of an existing user, nil when there is no such user.
+    static func app(ofUser userID: String, on sql: any SQLDatabase) async throws -> AppID? {
+        guard let text = try await sql.select().column("app").from("kindred_users").where("id", .equal, userID)
+            .first()?.decode(column: "app", as: String.self)
+        else { return nil }
+        return AppID(rawValue: text)
+    }
+
+    /// Serializes the billing writes of these users until the caller's transaction ends: their
+    /// `kindred_users` rows are locked (`FOR UPDATE` where the dialect has it; SQLite has a single
+    /// writer), in id order, so two events of one user never compute from each other's
+    /// uncommitted state.
+    static func lock(_ userIDs: some Sequence<String>, on sql: any SQLDatabase) async throws {
+        for id in Set(userIDs).sorted() {
+            _ = try await sql.select().column("id").from("kindred_users").where("id", .equal, id).for(.update).all()
+        }
+    }
+
+    // MARK: - Provider links
+
+    /// Remembers that `externalID` (a Stripe customer, a RevenueCat alias) is `userID` (the first link wins).
+    static func link(provider: BillingProvider, externalID: String, to userID: String, now: Int64, on sql: any SQLDatabase) async throws {
+        guard externalID != userID, !externalID.isEmpty else { return }
+        try await sql.insert(into: "kindred_billing_links")
+            .columns("provider", "external_id", "user_id", "created_at")
+            .values(SQLBind(provider.rawValue), SQLBind(externalID), SQLBind(userID), SQLBind(now))
+            .ignoringConflicts()
+            .run()
+    }
+
+    /// The user a provider id is linked to.
+    static func linkedUser(provider: BillingProvider, externalID: String, on sql: any SQLDatabase) async throws -> String? {
+        try await sql.select().column("user_id").from("kindred_billing_links")
+            .where("provider", .equal, provider.rawValue).where("external_id", .equal, externalID)
+            .first()?.decode(column: "user_id", as: String.self)
+    }
+
+    /// The provider ids linked to a user, oldest first.
+    static func links(of userID: String, provider: BillingProvider, on sql: any SQLDatabase) async throws -> [String] {
+        try await sql.select().column("external_id").from("kindred_billing_links")
+            .where("provider", .equal, provider.rawValue).where("user_id", .equal, userID)
+            .orderBy("created_at").orderBy("external_id")
+            .all().map { try $0.decode(column: "external_id", as: String.self) }
+    }
+}
