@@ -49,6 +49,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.1"),
         // CloserKit's on-device store of pending one-time answer keys (needs Debian's libsqlite3-dev).
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.1"),
     ],
     targets: [
         // Every end-to-end wire format of the five apps. swift-crypto only, no I/O.
@@ -104,9 +105,11 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "SystemPackage", package: "swift-system"),
+                .product(name: "Mustache", package: "swift-mustache"),
             ],
-            // Closer's bundled question catalog, loaded at start (CloserCatalog.bundledDocument()).
-            resources: [.copy("Closer/Catalog/closer-catalog.json")],
+            // Closer's bundled question catalog, loaded at start (CloserCatalog.bundledDocument()),
+            // and the admin console's mustache templates and style sheet.
+            resources: [.copy("Closer/Catalog/closer-catalog.json"), .copy("Admin/Templates")],
             swiftSettings: swiftSettings
         ),
         // The device side of the HTTP contract: the generated client and a session that keeps,
@@ -277,6 +280,8 @@ let package = Package(
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
+            // The admin console's browser test, run by AdminConsoleBrowserLiveTests from its source location.
+            exclude: ["Live/admin_console_browser.py"],
             swiftSettings: swiftSettings
         ),
         // The session against a scripted transport, and against a live `kindred serve`.

@@ -28,3 +28,10 @@ ensure_pip() {
   echo "kindred: installing PyPI packages: ${missing[*]}"
   python3 -m pip install --quiet --disable-pip-version-check "${missing[@]}"
 }
+
+# ensure_browser_test_deps : what the admin console's real-browser test drives: Debian's
+# chromium and chromium-driver (headless), and Python's Selenium.
+ensure_browser_test_deps() {
+  ensure_apt chromium chromium-driver
+  ensure_pip selenium=selenium
+}

@@ -83,4 +83,5 @@ public enum ServerMigrations {
         + JobsSchema.migrations + QueueSchema.migrations + RealtimeSchema.migrations + NotificationsSchema.migrations
         + CloserSchema.migrations
         + BillingSchema.migrations
+        + AdminSchema.migrations
 }

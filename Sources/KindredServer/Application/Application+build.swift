@@ -40,6 +40,11 @@ public struct Dependencies: Sendable {
     public var closer: CloserSettings = CloserSettings()
     /// Whether a Closer couple is premium (free only until billing provides the real answer).
     public var closerEntitlements: any CloserEntitlements = FreeOnlyEntitlements()
+    /// The admin console's settings.
+    public var admin: AdminSettings = AdminSettings()
+    /// What the admin console's subscription pages read instead of billing's administration
+    /// API (tests give a fake); nil: billing's.
+    public var adminSubscriptions: (any AdminSubscriptionDirectory)?
     /// Billing: provider secrets, base URLs, products, the inbox's retry policy.
     public var billing: BillingSettings = BillingSettings()
 
@@ -147,6 +152,7 @@ public func buildServerParts(_ dependencies: Dependencies) async throws -> Kindr
             dateTranscoder: InternetDateTranscoder(), jsonEncodingOptions: [.sortedKeys, .withoutEscapingSlashes]
         )
     )
+    try await makeAdminConsole(dependencies, billing: billing.administration).register(on: router)
     realtime.addFallbackRoute(to: router)
     billing.webhooks.register(on: router)
     return KindredServerParts(
@@ -180,6 +186,23 @@ func makeAccountsController(
         outbox: outbox,
         queue: dependencies.platform.queue,
         realtime: realtime
+    )
+}
+
+/// Builds the operators' admin console (its templates are loaded here, once).
+/// Its subscription pages read `dependencies.adminSubscriptions` when set (tests), else billing's.
+func makeAdminConsole(_ dependencies: Dependencies, billing: BillingAdministration) async throws -> AdminConsole {
+    let hasher = try PasswordHasher(
+        parameters: dependencies.auth.passwordParameters, maxConcurrent: dependencies.auth.maxConcurrentHashes
+    )
+    return AdminConsole(
+        operators: AdminOperators(database: dependencies.database, clock: dependencies.clock, hasher: hasher),
+        sessions: AdminSessions(database: dependencies.database, clock: dependencies.clock, settings: dependencies.admin),
+        settings: dependencies.admin, trustedProxies: dependencies.auth.trustedProxies,
+        rateLimiter: RateLimiter(database: dependencies.database, clock: dependencies.clock),
+        queue: dependencies.platform.queue,
+        subscriptions: dependencies.adminSubscriptions ?? BillingConsoleDirectory(billing: billing, clock: dependencies.clock),
+        templates: try await AdminTemplates.load(), logger: Logger(label: "kindred.admin")
     )
 }
 
@@ -246,6 +269,7 @@ public func buildApplication(
         )
         dependencies.realtime = configuration.realtime
         dependencies.closer = configuration.closer
+        dependencies.admin = configuration.admin
         dependencies.logger = logger
         dependencies.billing = configuration.billing
         let parts = try await buildServerParts(dependencies)

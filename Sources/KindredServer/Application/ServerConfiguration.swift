@@ -21,6 +21,8 @@ public struct ServerConfiguration: Sendable {
     public var realtime: RealtimeSettings = RealtimeSettings()
     /// Closer's settings (legacy clients, default zone, assignment and reminder times).
     public var closer: CloserSettings = CloserSettings()
+    /// The admin console's settings.
+    public var admin: AdminSettings = AdminSettings()
     /// Billing: provider secrets, base URLs, products and the inbox's retry policy.
     public var billing: BillingSettings = BillingSettings()
     /// Verifies Apple and Google identity tokens; nil: `JWKSIdentityVerifier` over the apps' key sets.

@@ -245,6 +245,7 @@ public struct ServerSettings: Sendable {
         server.platform = try resolvePlatform(config)
         server.realtime = try resolveRealtime(config)
         server.closer = try resolveCloser(config)
+        server.admin = try resolveAdmin(config)
         server.billing = try resolveBilling(config)
 
         let levelText = flags.logLevel ?? config.string(forKey: "logLevel", default: "info")

@@ -16,7 +16,10 @@ struct AppMiddleware: RouterMiddleware {
     func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
-        if Self.exemptPaths.contains(request.uri.path) { return try await next(request, context) }
+        let path = request.uri.path
+        if Self.exemptPaths.contains(path) || path == "/admin" || path.hasPrefix("/admin/") {
+            return try await next(request, context)  // the admin console's pages belong to no app
+        }
         var context = context
         do {
             context.app = try registry.app(named: request.headers[.xKindredApp])
