@@ -1,4 +1,5 @@
 import Foundation
+import KindredStore
 
 /// The subscription pages' directory over billing's administration API: converts its records,
 /// snapshots and reports into the console's terms.

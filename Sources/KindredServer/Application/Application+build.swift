@@ -195,6 +195,8 @@ func makeAdminConsole(_ dependencies: Dependencies, billing: BillingAdministrati
     let hasher = try PasswordHasher(
         parameters: dependencies.auth.passwordParameters, maxConcurrent: dependencies.auth.maxConcurrentHashes
     )
+    var logger = dependencies.logger
+    logger[metadataKey: "domain"] = "admin"
     return AdminConsole(
         operators: AdminOperators(database: dependencies.database, clock: dependencies.clock, hasher: hasher),
         sessions: AdminSessions(database: dependencies.database, clock: dependencies.clock, settings: dependencies.admin),
@@ -202,7 +204,7 @@ func makeAdminConsole(_ dependencies: Dependencies, billing: BillingAdministrati
         rateLimiter: RateLimiter(database: dependencies.database, clock: dependencies.clock),
         queue: dependencies.platform.queue,
         subscriptions: dependencies.adminSubscriptions ?? BillingConsoleDirectory(billing: billing, clock: dependencies.clock),
-        templates: try await AdminTemplates.load(), logger: Logger(label: "kindred.admin")
+        templates: try await AdminTemplates.load(), logger: logger
     )
 }
 

@@ -1,0 +1,111 @@
+#!/usr/bin/env python3
+"""Drives the admin console of a live `kindred serve` in a real browser (Debian's chromium and
+chromium-driver, headless, through Selenium), as an operator would:
+
+  log in -> search the subscriptions table -> open a detail view -> run the user-fields
+  backfill's dry run through its CSRF-protected form -> check the report -> post a form whose
+  CSRF field was removed and check that the server refuses it (403).
+
+Usage: admin_console_browser.py BASE_URL EMAIL PASSWORD SEARCH USER_ID
+(PASSWORD may be "-" to read it from ADMIN_PASSWORD). Prints one "ok: ..." line per step and
+exits 0; any failed check prints "FAIL: ..." and exits 1.
+"""
+import os
+import sys
+
+from selenium import webdriver
+from selenium.webdriver.chrome.options import Options
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+
+
+def check(condition, message):
+    if not condition:
+        print("FAIL: " + message)
+        sys.exit(1)
+    print("ok: " + message)
+
+
+def browser():
+    options = Options()
+    options.binary_location = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
+                     "--window-size=1400,1000"):
+        options.add_argument(argument)
+    service = Service(os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver"))
+    return webdriver.Chrome(service=service, options=options)
+
+
+def main():
+    base, email, password, search, user_id = sys.argv[1:6]
+    if password == "-":
+        password = os.environ["ADMIN_PASSWORD"]
+    driver = browser()
+    driver.implicitly_wait(5)
+    try:
+        # An anonymous visitor is sent to the login page.
+        driver.get(base + "/admin/subscriptions")
+        check(driver.current_url == base + "/admin/login", "anonymous visitor redirected to the login page")
+        driver.find_element(By.ID, "email").send_keys(email)
+        driver.find_element(By.ID, "password").send_keys("not the password")
+        driver.find_element(By.ID, "login").click()
+        check("The e-mail address or password is wrong." in driver.find_element(By.ID, "error").text,
+              "a wrong password is refused")
+        driver.find_element(By.ID, "email").clear()
+        driver.find_element(By.ID, "email").send_keys(email)
+        driver.find_element(By.ID, "password").send_keys(password)
+        driver.find_element(By.ID, "login").click()
+        check(driver.current_url == base + "/admin/subscriptions", "logged in, on the subscriptions page")
+        check(email in driver.find_element(By.CLASS_NAME, "who").text, "the header names the operator")
+        session = driver.get_cookie("kindred_admin_session")
+        check(session is not None and session["httpOnly"] and session.get("sameSite") == "Strict"
+              and session["path"] == "/admin", "the session cookie is HttpOnly, SameSite=Strict, Path=/admin")
+
+        # Search.
+        driver.find_element(By.ID, "q").send_keys(search)
+        driver.find_element(By.ID, "search").click()
+        rows = driver.find_elements(By.CSS_SELECTOR, "#subscriptions tbody tr")
+        check(len(rows) == 1 and user_id in rows[0].text, "the search finds exactly the user's row")
+        check("1 subscriptions" in driver.find_element(By.ID, "count").text, "the count says 1")
+
+        # Detail view.
+        rows[0].find_element(By.CLASS_NAME, "details").click()
+        check(driver.find_element(By.ID, "user-id").text == user_id, "the detail view is the user's")
+        status = driver.find_element(By.ID, "computed-status").text
+        check(status == "active", "the computed state is active (was %r)" % status)
+        plans = driver.find_elements(By.CSS_SELECTOR, "#plans tbody tr")
+        check(len(plans) >= 1 and "revenuecat" in plans[0].text, "the plan history lists the RevenueCat entry")
+
+        # The user-fields backfill's dry run, through its CSRF-protected form.
+        driver.get(base + "/admin/subscriptions")
+        driver.find_element(By.ID, "backfill-user-fields").click()
+        summary = driver.find_element(By.ID, "report-summary").text
+        check("Dry run: nothing was written." in summary, "the backfill shows a dry-run report")
+        changes = driver.find_element(By.ID, "changes").text
+        check(user_id in changes, "the report lists the user's change")
+        check(len(driver.find_elements(By.ID, "apply")) == 1, "the report offers to write the changes")
+
+        # A form posted without its CSRF token is refused.
+        driver.get(base + "/admin/subscriptions")
+        form = driver.find_element(By.ID, "backfill-user-fields").find_element(By.XPATH, "./..")
+        driver.execute_script(
+            "arguments[0].querySelector('input[name=csrf]').remove();", form)
+        check(len(form.find_elements(By.CSS_SELECTOR, "input[name=csrf]")) == 0, "the CSRF field was removed")
+        driver.find_element(By.ID, "backfill-user-fields").click()
+        error = driver.find_element(By.ID, "error").text
+        check("security token is missing or wrong" in error, "the form without its CSRF token is refused")
+        check(driver.title.startswith("Forbidden"), "the refusal page is titled Forbidden")
+
+        # Logging out ends the session.
+        driver.get(base + "/admin/subscriptions")
+        driver.find_element(By.ID, "logout").click()
+        check(driver.current_url == base + "/admin/login", "logged out")
+        driver.get(base + "/admin/subscriptions")
+        check(driver.current_url == base + "/admin/login", "after logout the console needs a login again")
+    finally:
+        driver.quit()
+    print("PASSED")
+
+
+if __name__ == "__main__":
+    main()
