@@ -76,15 +76,21 @@ extension CloserDevice {
         let row = try pending.find(coupleId: couple.id, dateKey: day.date)
         let released = mine?.answerKeyReleased == true
         var keybox: String?
+        var ownKey = try row.map { (row) throws(CloserKitError) in try pending.oneTimeKey(of: row) }
         if released, let partner, !partner.contentWithheld {
-            keybox = try await keyboxes(couple: couple, date: day.date, device: device).first { $0.senderUserId == partnerId }?.encryptedAnswerKey
+            let boxes = try await keyboxes(couple: couple, date: day.date, device: device)
+            keybox = boxes.first { $0.senderUserId == partnerId }?.encryptedAnswerKey
+            // Sealed on another of this account's devices: that device released the key to this one too.
+            if ownKey == nil, let own = boxes.first(where: { $0.senderUserId == userId }) {
+                ownKey = try? Keybox.unwrap(own.encryptedAnswerKey, recipient: device.decrypter,
+                                            context: KeyboxContext(coupleId: couple.id, questionId: day.questionId, senderUserId: userId, recipientUserId: userId))
+            }
         }
         let inputs = RevealMachine.Inputs(
             coupleId: couple.id, questionId: day.questionId, userId: userId, partnerId: partnerId, pending: row,
             mine: mine.flatMap(Self.document), partnerAnswered: partner != nil, partner: partner.flatMap(Self.document),
             released: released, keyboxForMe: keybox)
-        var (state, action) = RevealMachine.evaluate(inputs, oneTimeKey: try row.map { (row) throws(CloserKitError) in try pending.oneTimeKey(of: row) },
-                                                     device: device, keyring: keyring)
+        var (state, action) = RevealMachine.evaluate(inputs, oneTimeKey: ownKey, device: device, keyring: keyring)
         if let mine, Self.document(mine) == nil {
             (state, action) = (.failed("your answer for \(day.date) is not a sealed answer (schemaVersion \(mine.schemaVersion.rawValue))"), .none)
         }

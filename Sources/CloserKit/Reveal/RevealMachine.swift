@@ -49,7 +49,8 @@ public enum RevealMachine {
     /// The state and the next step; opens both answers when everything has arrived.
     /// - Parameters:
     ///   - inputs: the server's view and the local row.
-    ///   - oneTimeKey: the local row's one-time key (`PendingKeyStore.oneTimeKey(of:)`), if there is a row.
+    ///   - oneTimeKey: the key of this account's answer: the local row's (`PendingKeyStore.oneTimeKey(of:)`),
+    ///     or the one another of this account's devices released to this one.
     ///   - device: this device's key pair (opens the partner's keybox).
     ///   - keyring: the couple's keys (checks commitment seals).
     public static func evaluate(_ inputs: Inputs, oneTimeKey: [UInt8]?, device: DeviceKey, keyring: CoupleKeyring) -> (RevealState, Action) {
