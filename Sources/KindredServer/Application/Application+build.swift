@@ -253,9 +253,13 @@ public func buildApplication(
     do {
         try await Migrator(ServerMigrations.all).migrate(database, logger: logger)
         let clock = SystemClock()
+        // Closer's premium packs follow billing's entitlements (in the jobs and the routes alike).
+        let closerEntitlements = BillingCloserEntitlements(
+            Entitlements(database: database, clock: clock, settings: configuration.billing)
+        )
         let platform = try Platform.server(
             database: database, clock: clock, logger: logger, settings: configuration.platform,
-            realtime: configuration.realtime, closer: configuration.closer
+            realtime: configuration.realtime, closer: configuration.closer, closerEntitlements: closerEntitlements
         )
         var dependencies = Dependencies(
             database: database,
@@ -271,6 +275,7 @@ public func buildApplication(
         )
         dependencies.realtime = configuration.realtime
         dependencies.closer = configuration.closer
+        dependencies.closerEntitlements = closerEntitlements
         dependencies.admin = configuration.admin
         dependencies.logger = logger
         dependencies.billing = configuration.billing

@@ -12,7 +12,10 @@ func withPlatform<T>(_ options: ServerOptions, _ body: (Platform) async throws -
         try await Migrator(ServerMigrations.all).migrate(database, logger: logger)
         let platform = try Platform.server(
             database: database, clock: SystemClock(), logger: logger, settings: settings.server.platform,
-            realtime: settings.server.realtime
+            realtime: settings.server.realtime, closer: settings.server.closer,
+            closerEntitlements: BillingCloserEntitlements(
+                Entitlements(database: database, clock: SystemClock(), settings: settings.server.billing)
+            )
         )
         let result = try await body(platform)
         await database.close()
