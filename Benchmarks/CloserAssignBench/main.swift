@@ -28,7 +28,21 @@ if case .postgres(var server) = target {
     target = .postgres(server)
     admin = connection
 }
-let database = try await Database.open(DatabaseConfiguration(url: target), logger: logger)
+/// Opens the bench's database; a just-created PostgreSQL database can take a moment to accept
+/// connections, so opening is retried for a few seconds.
+func openTarget() async throws -> Database {
+    var attempt = 0
+    while true {
+        do {
+            return try await Database.open(DatabaseConfiguration(url: target), logger: logger)
+        } catch {
+            attempt += 1
+            if attempt >= 30 { throw error }
+            try await Task.sleep(for: .milliseconds(200))
+        }
+    }
+}
+let database = try await openTarget()
 try await Migrator(ServerMigrations.all).migrate(database, logger: logger)
 
 // Seed: 2 users and 1 couple per index, in batches.
