@@ -200,3 +200,25 @@ import Testing
         }
     }
 }
+
+extension RevenueCatEventTests {
+    @Test("account deletion removes the billing rows; export lists them", arguments: Backend.all)
+    func deletionAndExport(backend: Backend) async throws {
+        try await Self.run(backend) { application, client, _ in
+            let session = try await client.signUp("gone@example.com", app: "pulse")
+            try await Self.deliver([
+                BillingFixtures.revenueCat(id: "d1", type: "INITIAL_PURCHASE", user: session.user.id, expiresAt: Self.now + Self.day, eventAt: Self.now, aliases: ["$RCAnonymousID:d"]),
+            ], application, client)
+            let export = try await client.call(.get, "/v1/me/export", app: "pulse", token: session.accessToken)
+            #expect(export.text.contains(#""billing":{"#))
+            #expect(export.text.contains(#""event_id":"d1""#))
+            let deleted = try await client.call(.delete, "/v1/me", app: "pulse", token: session.accessToken)
+            #expect(deleted.status == .noContent)
+            for table in ["kindred_billing_plans", "kindred_billing_events", "kindred_billing_links", "kindred_billing_subscriptions"] {
+                let rows = try await application.database.sql.select().column("user_id").from(table)
+                    .where("user_id", .equal, session.user.id).all()
+                #expect(rows.isEmpty, "\(table)")
+            }
+        }
+    }
+}
