@@ -17,18 +17,18 @@ if url.hasPrefix("sqlite:") {
     let path = String(url.dropFirst("sqlite:".count))
     for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
 }
-var target = url
-if !url.hasPrefix("sqlite:") {
+var target = try DatabaseURL(parsing: url)
+var admin: Database?
+if case .postgres(var server) = target {
     // A database of its own, so the job sees only the bench's couples.
-    let admin = try await Database.open(DatabaseConfiguration(url: try DatabaseURL(parsing: url)), logger: logger)
-    try await admin.sql.raw("DROP DATABASE IF EXISTS kindred_closer_bench").run()
-    try await admin.sql.raw("CREATE DATABASE kindred_closer_bench").run()
-    await admin.close()
-    let base = url.split(separator: "?", maxSplits: 1)
-    let path = base[0], query = base.count > 1 ? "?" + base[1] : ""
-    target = path[..<(path.lastIndex(of: "/") ?? path.endIndex)] + "/kindred_closer_bench" + query
+    let connection = try await Database.open(DatabaseConfiguration(url: target, maxConnections: 1), logger: logger)
+    try await connection.sql.raw("DROP DATABASE IF EXISTS kindred_closer_bench WITH (FORCE)").run()
+    try await connection.sql.raw("CREATE DATABASE kindred_closer_bench").run()
+    server.database = "kindred_closer_bench"
+    target = .postgres(server)
+    admin = connection
 }
-let database = try await Database.open(DatabaseConfiguration(url: try DatabaseURL(parsing: target)), logger: logger)
+let database = try await Database.open(DatabaseConfiguration(url: target), logger: logger)
 try await Migrator(ServerMigrations.all).migrate(database, logger: logger)
 
 // Seed: 2 users and 1 couple per index, in batches.
@@ -70,6 +70,10 @@ let run = try await platform.jobs.runNow("closer.assign-daily-questions")
 let elapsed = ContinuousClock.now - runStart
 let days = try await database.sql.raw("SELECT COUNT(*) AS n FROM closer_days").first()?.decode(column: "n", as: Int.self) ?? 0
 await database.close()
+if let admin {
+    try await admin.sql.raw("DROP DATABASE IF EXISTS kindred_closer_bench WITH (FORCE)").run()
+    await admin.close()
+}
 let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
 print("backend: \(url.hasPrefix("sqlite:") ? "sqlite" : "postgresql")")
 print("couples: \(count) (seeded in \(seeded))")

@@ -67,8 +67,9 @@ import Testing
             #expect(try await client.logIn("doomed@example.com").errorCode == "invalid_credentials")
 
             let sql = application.database.sql
-            for table in UserDataRegistry.server().coveredTables {
-                let column = table == "kindred_users" ? "id" : "user_id"
+            // Each registered table by its own user column (a couple is registered under both members').
+            let tables = UserDataRegistry.server().entries.flatMap(\.tables).map { ($0.name, $0.userColumn) } + [("kindred_users", "id")]
+            for (table, column) in tables {
                 let left = try await sql.select().column(SQLLiteral.all).from(table)
                     .where(SQLIdentifier(column), .equal, SQLBind(doomed.user.id)).all()
                 #expect(left.isEmpty, "\(table) still holds rows of the deleted account")

@@ -39,7 +39,9 @@ import Testing
                 #expect(run.outcome == .ok, "\(time): \(run.message)")
                 #expect(try await Self.days(application.database.sql, pair.coupleID) == expected, "\(time)")
             }
-            let today = client.object(try await client.call(.get, "/v1/closer/couples/\(pair.coupleID)/today", token: pair.inviter.accessToken))
+            // Months have passed: the access token expired, so sign in again.
+            let session = try await client.logIn("dst-a@example.com").decode(SessionBody.self)
+            let today = client.object(try await client.call(.get, "/v1/closer/couples/\(pair.coupleID)/today", token: session.accessToken))
             #expect(today["date"] as? String == "2026-11-01")
             #expect(today["expiresAt"] as? String == "2026-11-03T05:00:00Z")
             #expect(today["answersCloseAt"] as? String == "2026-11-04T05:00:00Z")

@@ -190,3 +190,33 @@ import Testing
         }
     }
 }
+
+/// Account deletion and export reach every Closer table.
+@Suite struct CloserUserDataTests {
+    @Test(arguments: Backend.all)
+    func deletingAMemberDeletesTheCoupleAndExportListsIt(backend: Backend) async throws {
+        try await TestApplication.run(on: backend) { app, client in
+            let pair = try await client.closerPair("erase")
+            let today = client.object(try await client.call(.post, "/v1/closer/couples/\(pair.coupleID)/today", token: pair.inviter.accessToken))
+            let date = today["date"] as? String ?? ""
+            let answered = try await client.call(
+                .put, "/v1/closer/couples/\(pair.coupleID)/days/\(date)/answers/\(pair.acceptor.user.id)", token: pair.acceptor.accessToken,
+                json: CloserFixtures.sealedAnswer()
+            )
+            #expect(answered.status == .created)
+            let export = client.object(try await client.call(.get, "/v1/me/export", token: pair.acceptor.accessToken))
+            let closer = (export["data"] as? [String: Any])?["closer"] as? [String: Any]
+            #expect((closer?["closer_couples"] as? [[String: Any]])?.compactMap { $0["id"] as? String } == [pair.coupleID])
+            #expect((closer?["closer_answers"] as? [Any])?.count == 1)
+            let deleted = try await client.call(.delete, "/v1/me", token: pair.inviter.accessToken)
+            #expect(deleted.status == .noContent)
+            let sql = app.database.sql
+            for table in ["closer_couples", "closer_members", "closer_days", "closer_answers"] {
+                let n = try await sql.raw("SELECT COUNT(*) AS n FROM \(unsafeRaw: table)").first()?.decode(column: "n", as: Int.self)
+                #expect(n == 0, "\(table)")
+            }
+            let partner = try await client.call(.get, "/v1/closer/couple", token: pair.acceptor.accessToken)
+            #expect(partner.errorCode == "not_paired")
+        }
+    }
+}
