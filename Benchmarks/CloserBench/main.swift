@@ -44,9 +44,15 @@ func forEach(_ count: Int, width: Int, _ body: @escaping @Sendable (Int) async t
     }
 }
 
+/// One line on stderr and exit 1 (a failed run has no figure).
+func fail(_ error: any Error) -> Never {
+    FileHandle.standardError.write(Data("kindred-closer-bench: \(error)\n".utf8))
+    exit(1)
+}
+
 let pairs = try (0..<couples).map { (try makeDevice("a\($0)"), try makeDevice("b\($0)")) }
 let setupStart = ContinuousClock.now
-try await forEach(couples, width: concurrency) { index in
+do { try await forEach(couples, width: concurrency) { index in
     let (alice, bob) = pairs[index]
     let tag = "\(getpid())-\(index)"
     _ = try await alice.session.signUp(email: "a\(tag)@bench.example", password: "bench password a", displayName: "a")
@@ -54,11 +60,11 @@ try await forEach(couples, width: concurrency) { index in
     let invite = try await alice.createInvite()
     try await bob.acceptInvite(invite.share)
     _ = try await alice.today()
-}
+} } catch { fail(error) }
 print("setup \(couples) couples in \(ContinuousClock.now - setupStart)")
 
 let start = ContinuousClock.now
-try await forEach(couples, width: concurrency) { index in
+do { try await forEach(couples, width: concurrency) { index in
     let (alice, bob) = pairs[index]
     try await alice.answer("alice's answer to the question of the day, couple \(index)")
     try await bob.answer("bob's answer to the question of the day, couple \(index)")
@@ -68,7 +74,7 @@ try await forEach(couples, width: concurrency) { index in
     guard case .revealed = bobSees.state, case .revealed = aliceSees.state else {
         throw CloserKitError.invalidServerData("couple \(index) did not reveal: \(bobSees.state), \(aliceSees.state)")
     }
-}
+} } catch { fail(error) }
 let elapsed = ContinuousClock.now - start
 let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
 print("cycles \(couples) in \(String(format: "%.2f", seconds)) s, concurrency \(concurrency)")

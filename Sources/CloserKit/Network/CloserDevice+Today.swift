@@ -80,7 +80,10 @@ extension CloserDevice {
             row = try pending.insert(coupleId: couple.id, dateKey: day.date, questionId: day.questionId, sealed: sealed, now: now())
         }
         try await upload(row, userId: userId)
-        return try await status(of: try await currentQuestion(of: couple), couple: couple).day
+        // What `status` would now say, without asking again: the partner's key is not released before ours.
+        let partnerAnswered = day.answers.contains { $0.userId != userId }
+        return CloserDay(date: day.date, questionId: day.questionId, questionText: day.question?.text,
+                         state: partnerAnswered ? .partnerAnswered : .waitingForPartner)
     }
 
     /// Uploads a pending row's sealed answer (schemaVersion 3) and marks it uploaded.
