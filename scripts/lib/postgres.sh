@@ -30,7 +30,7 @@ start_test_postgres() {
   fi
   # Durability is pointless for a cluster deleted after the run; turning it off saves minutes.
   if ! "${KINDRED_PG_RUN[@]}" "$KINDRED_PG_BIN/pg_ctl" -D "$KINDRED_PG_DIR/data" -l "$KINDRED_PG_DIR/postgres.log" \
-      -o "-h 127.0.0.1 -p $port -k $KINDRED_PG_DIR -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200" \
+      -o "-h 127.0.0.1 -p $port -k $KINDRED_PG_DIR -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=500" \
       -w -t 60 start >/dev/null; then
     cat "$KINDRED_PG_DIR/postgres.log" >&2
     return 1
