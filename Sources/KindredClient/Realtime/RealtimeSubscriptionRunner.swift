@@ -36,6 +36,7 @@ struct RealtimeSubscriptionRunner: Sendable {
                 return finish(throwing: error)
             }
             var upgraded = false
+            var sessionEnded = false
             do {
                 try await connect(token: token, logger: logger)
                 upgraded = true
@@ -43,7 +44,7 @@ struct RealtimeSubscriptionRunner: Sendable {
                 return finish(throwing: final.error)
             } catch is SessionEnded {
                 // Connected, but the session is over: a refresh says whether it really is.
-                upgraded = false
+                sessionEnded = true
             } catch {
                 upgraded = await cursor.connected
             }
@@ -56,6 +57,8 @@ struct RealtimeSubscriptionRunner: Sendable {
                     _ = try await session.accessToken(replacing: token)
                 } catch {
                     if error == .sessionExpired || error == .notSignedIn { return finish(throwing: error) }
+                    // The server said the session ended and no new token can be had: it has.
+                    if sessionEnded, case .server(401, _, _) = error { return finish(throwing: .sessionExpired) }
                 }
             }
             await cursor.disconnected()
