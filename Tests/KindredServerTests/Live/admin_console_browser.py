@@ -17,6 +17,7 @@ from selenium import webdriver
 from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
 
 
 def check(condition, message):
@@ -34,6 +35,15 @@ def browser():
         options.add_argument(argument)
     service = Service(os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver"))
     return webdriver.Chrome(service=service, options=options)
+
+
+def at(driver, url):
+    """Whether the browser reaches `url` within 10 s (a click's navigation may still be going)."""
+    try:
+        WebDriverWait(driver, 10).until(lambda d: d.current_url == url)
+        return True
+    except Exception:
+        return False
 
 
 def main():
@@ -55,7 +65,7 @@ def main():
         driver.find_element(By.ID, "email").send_keys(email)
         driver.find_element(By.ID, "password").send_keys(password)
         driver.find_element(By.ID, "login").click()
-        check(driver.current_url == base + "/admin/subscriptions", "logged in, on the subscriptions page")
+        check(at(driver, base + "/admin/subscriptions"), "logged in, on the subscriptions page")
         check(email in driver.find_element(By.CLASS_NAME, "who").text, "the header names the operator")
         session = driver.get_cookie("kindred_admin_session")
         check(session is not None and session["httpOnly"] and session.get("sameSite") == "Strict"
@@ -99,9 +109,9 @@ def main():
         # Logging out ends the session.
         driver.get(base + "/admin/subscriptions")
         driver.find_element(By.ID, "logout").click()
-        check(driver.current_url == base + "/admin/login", "logged out")
+        check(at(driver, base + "/admin/login"), "logged out")
         driver.get(base + "/admin/subscriptions")
-        check(driver.current_url == base + "/admin/login", "after logout the console needs a login again")
+        check(at(driver, base + "/admin/login"), "after logout the console needs a login again")
     finally:
         driver.quit()
     print("PASSED")
