@@ -105,7 +105,9 @@ public final class Database: Sendable {
             )
             let pool = EventLoopGroupConnectionPool(
                 source: source, maxConnectionsPerEventLoop: configuration.maxConnections,
-                pruneInterval: .seconds(60), logger: logger, on: eventLoopGroup
+                // AsyncKit's 10 s default failed bursts of transactions on a busy 2-core machine;
+                // a caller waits longer for a pooled connection rather than failing.
+                requestTimeout: .seconds(30), pruneInterval: .seconds(60), logger: logger, on: eventLoopGroup
             )
             database = Database(
                 configuration: configuration, sql: pool.database(logger: logger).sql(),
