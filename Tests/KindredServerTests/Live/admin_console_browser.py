@@ -17,6 +17,7 @@ from selenium import webdriver
 from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
+from selenium.webdriver.support import expected_conditions
 from selenium.webdriver.support.ui import WebDriverWait
 
 
@@ -46,6 +47,20 @@ def at(driver, url):
         return False
 
 
+def navigate(driver, element):
+    """Clicks `element` and waits up to 20 s until the page it leaves is gone (a form post or link
+    replaces the document), so the next read sees the new page and never the old one mid-load."""
+    page = driver.find_element(By.TAG_NAME, "html")
+    name = element.get_attribute("id") or element.text
+    element.click()
+    try:
+        WebDriverWait(driver, 20).until(expected_conditions.staleness_of(page))
+    except Exception:
+        print("FAIL: the click on %r did not load a new page within 20 s" % name)
+        sys.exit(1)
+    WebDriverWait(driver, 20).until(lambda d: d.execute_script("return document.readyState") == "complete")
+
+
 def main():
     base, email, password, search, user_id = sys.argv[1:6]
     if password == "-":
@@ -58,13 +73,13 @@ def main():
         check(driver.current_url == base + "/admin/login", "anonymous visitor redirected to the login page")
         driver.find_element(By.ID, "email").send_keys(email)
         driver.find_element(By.ID, "password").send_keys("not the password")
-        driver.find_element(By.ID, "login").click()
+        navigate(driver, driver.find_element(By.ID, "login"))
         check("The e-mail address or password is wrong." in driver.find_element(By.ID, "error").text,
               "a wrong password is refused")
         driver.find_element(By.ID, "email").clear()
         driver.find_element(By.ID, "email").send_keys(email)
         driver.find_element(By.ID, "password").send_keys(password)
-        driver.find_element(By.ID, "login").click()
+        navigate(driver, driver.find_element(By.ID, "login"))
         check(at(driver, base + "/admin/subscriptions"), "logged in, on the subscriptions page")
         check(email in driver.find_element(By.CLASS_NAME, "who").text, "the header names the operator")
         session = driver.get_cookie("kindred_admin_session")
@@ -73,13 +88,13 @@ def main():
 
         # Search.
         driver.find_element(By.ID, "q").send_keys(search)
-        driver.find_element(By.ID, "search").click()
+        navigate(driver, driver.find_element(By.ID, "search"))
         rows = driver.find_elements(By.CSS_SELECTOR, "#subscriptions tbody tr")
         check(len(rows) == 1 and user_id in rows[0].text, "the search finds exactly the user's row")
         check("1 subscriptions" in driver.find_element(By.ID, "count").text, "the count says 1")
 
         # Detail view.
-        rows[0].find_element(By.CLASS_NAME, "details").click()
+        navigate(driver, rows[0].find_element(By.CLASS_NAME, "details"))
         check(driver.find_element(By.ID, "user-id").text == user_id, "the detail view is the user's")
         status = driver.find_element(By.ID, "computed-status").text
         check(status == "active", "the computed state is active (was %r)" % status)
@@ -88,7 +103,7 @@ def main():
 
         # The user-fields backfill's dry run, through its CSRF-protected form.
         driver.get(base + "/admin/subscriptions")
-        driver.find_element(By.ID, "backfill-user-fields").click()
+        navigate(driver, driver.find_element(By.ID, "backfill-user-fields"))
         summary = driver.find_element(By.ID, "report-summary").text
         check("Dry run: nothing was written." in summary, "the backfill shows a dry-run report")
         changes = driver.find_element(By.ID, "changes").text
@@ -101,14 +116,14 @@ def main():
         driver.execute_script(
             "arguments[0].querySelector('input[name=csrf]').remove();", form)
         check(len(form.find_elements(By.CSS_SELECTOR, "input[name=csrf]")) == 0, "the CSRF field was removed")
-        driver.find_element(By.ID, "backfill-user-fields").click()
+        navigate(driver, driver.find_element(By.ID, "backfill-user-fields"))
         error = driver.find_element(By.ID, "error").text
         check("security token is missing or wrong" in error, "the form without its CSRF token is refused")
         check(driver.title.startswith("Forbidden"), "the refusal page is titled Forbidden")
 
         # Logging out ends the session.
         driver.get(base + "/admin/subscriptions")
-        driver.find_element(By.ID, "logout").click()
+        navigate(driver, driver.find_element(By.ID, "logout"))
         check(at(driver, base + "/admin/login"), "logged out")
         driver.get(base + "/admin/subscriptions")
         check(at(driver, base + "/admin/login"), "after logout the console needs a login again")
