@@ -24,6 +24,17 @@ final class LatencyRecorder: Sendable {
     /// Deliveries so far.
     var deliveries: Int { received.withLock { $0.count } }
 
+    /// The `count` events whose last delivery came latest after their send: (index, ms).
+    func slowestEvents(_ count: Int) -> [(Int, Double)] {
+        let sent = sent.withLock { $0 }
+        var worst: [Int: Double] = [:]
+        for (index, at) in received.withLock({ $0 }) {
+            guard let start = sent[index] else { continue }
+            worst[index] = max(worst[index] ?? 0, at >= start ? Double(at - start) / 1e6 : 0)
+        }
+        return worst.sorted { $0.value > $1.value }.prefix(count).map { ($0.key, $0.value) }
+    }
+
     /// Deliveries per second from the first send to the last receive, and latency percentiles in ms.
     func summary() -> (perSecond: Double, p50: Double, p99: Double, max: Double) {
         let sent = sent.withLock { $0 }

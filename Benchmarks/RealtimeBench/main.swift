@@ -10,18 +10,20 @@ import KindredServer
 import KindredStore
 import Logging
 import NIOCore
+import NIOPosix
 import Prometheus
 
 // Realtime fan-out benchmark (scripts/bench-realtime): N WebSocket subscribers on one channel,
 // E events published back to back, each in its own committed transaction; measured: deliveries
 // per second and commit-to-delivery latency. Baseline in the same run: a bare
 // hummingbird-websocket server broadcasting E frames to N connections.
-// Usage: kindred-realtime-bench [--rate EVENTS_PER_SECOND] [SUBSCRIBERS] [EVENTS] [DATABASE_URL]
+// Usage: kindred-realtime-bench [--rate EVENTS_PER_SECOND] [--hummingbird-client] [SUBSCRIBERS] [EVENTS] [DATABASE_URL]
 // Without --rate, events go back to back (throughput; latency then includes queueing behind
 // earlier events). With --rate, each side publishes at that pace (latency of a steady load).
 
+let hummingbirdClient = CommandLine.arguments.contains("--hummingbird-client")
 let (arguments, rate): ([String], Double?) = {
-    var arguments = CommandLine.arguments
+    var arguments = CommandLine.arguments.filter { $0 != "--hummingbird-client" }
     guard let flag = arguments.firstIndex(of: "--rate"), flag + 1 < arguments.count else { return (arguments, nil) }
     let rate = Double(arguments[flag + 1])
     arguments.removeSubrange(flag...(flag + 1))
@@ -44,22 +46,46 @@ func freePort() throws -> Int {
 }
 
 /// Opens `count` subscribers; each calls `onFrame` per text frame, and `subscribe` is sent first.
+/// The default client is `LeanSubscriber` (frames handled on the event loop); with
+/// `--hummingbird-client` each subscriber is a HummingbirdWSClient task instead (a heavier
+/// client whose own per-message cost shows up in the latency of both servers).
 func openSubscribers(
-    count: Int, url: String, headers: HTTPFields, subscribe: String?, onFrame: @escaping @Sendable (String) -> Void
+    count: Int, port: Int, path: String, headers: [(String, String)], subscribe: String?,
+    onFrame: @escaping @Sendable (String) -> Void
 ) -> [Task<Void, Never>] {
     (0..<count).map { _ in
         Task {
-            do { _ = try await WebSocketClient.connect(
-                url: url, configuration: .init(maxFrameSize: 1 << 16, additionalHeaders: headers), logger: logger
-            ) { inbound, outbound, _ in
-                if let subscribe { try await outbound.write(.text(subscribe)) }
-                for try await message in inbound.messages(maxSize: 1 << 16) {
-                    if case .text(let text) = message {
-                        if text == #"{"op":"ping"}"# { try await outbound.write(.text(#"{"op":"pong"}"#)); continue }
-                        onFrame(text)
+            do {
+                if hummingbirdClient {
+                    var fields = HTTPFields()
+                    for (name, value) in headers { fields[HTTPField.Name(name)!] = value }
+                    _ = try await WebSocketClient.connect(
+                        url: "ws://127.0.0.1:\(port)\(path)", configuration: .init(maxFrameSize: 1 << 16, additionalHeaders: fields),
+                        logger: logger
+                    ) { inbound, outbound, _ in
+                        if let subscribe { try await outbound.write(.text(subscribe)) }
+                        for try await message in inbound.messages(maxSize: 1 << 16) {
+                            if case .text(let text) = message {
+                                if text == #"{"op":"ping"}"# { try await outbound.write(.text(#"{"op":"pong"}"#)); continue }
+                                onFrame(text)
+                            }
+                        }
+                    }
+                } else {
+                    let channel = try await LeanSubscriber.connect(
+                        host: "127.0.0.1", port: port, path: path, headers: headers, subscribe: subscribe,
+                        group: MultiThreadedEventLoopGroup.singleton, onFrame: onFrame
+                    )
+                    try await withTaskCancellationHandler {
+                        try await channel.closeFuture.get()
+                    } onCancel: {
+                        channel.close(promise: nil)
                     }
                 }
-            } } catch { print("subscriber failed: \(error)") }
+            } catch is CancellationError {
+            } catch {
+                print("subscriber failed: \(error)")
+            }
         }
     }
 }
@@ -125,16 +151,16 @@ let session = try JSONSerialization.jsonObject(with: Data(body.readableBytesView
 guard let token = session?["accessToken"] as? String else { fatalError("no token: \(String(buffer: body))") }
 
 let kindredRecorder = LatencyRecorder()
+let publishRecorder = LatencyRecorder()
 let subscribed = NIOLockedValueBox(0)
-var headers = HTTPFields()
-headers[.authorization] = "Bearer \(token)"
-headers[HTTPField.Name("X-Kindred-App")!] = "closer"
+let headers = [("Authorization", "Bearer \(token)"), ("X-Kindred-App", "closer")]
 let kindredSubscribers = openSubscribers(
-    count: subscriberCount, url: "ws://127.0.0.1:\(kindredPort)/v1/realtime", headers: headers,
+    count: subscriberCount, port: kindredPort, path: "/v1/realtime", headers: headers,
     subscribe: #"{"op":"subscribe","channel":"bench:fanout"}"#
 ) { frame in
     if frame.hasPrefix(#"{"op":"subscribed""#) { subscribed.withLockedValue { $0 += 1 } } else if let n = index(in: frame) {
         kindredRecorder.received(n)
+        publishRecorder.received(n)
     }
 }
 guard try await wait(60, { subscribed.withLockedValue { $0 } == subscriberCount }) else {
@@ -145,12 +171,17 @@ let publisher = parts.realtime.publisher
 try await pace(eventCount, rate: rate) { n in
     try await publisher.transaction { transaction in
         try await publisher.publish(channel: channel, type: "bench.tick", data: ["n": n], on: transaction)
-        // The last step before the commit: latency is measured from (just before) commit.
-        kindredRecorder.sent(n)
+        // The last step before the commit: this clock includes the durable commit (fsync).
+        publishRecorder.sent(n)
     }
+    // The commit is durable and the publisher returned: commit → delivery starts here (a
+    // delivery that beat the return by a few microseconds counts as 0).
+    kindredRecorder.sent(n)
 }
 let kindredComplete = try await wait(120) { kindredRecorder.deliveries == subscriberCount * eventCount }
 let kindredSummary = kindredRecorder.summary()
+let publishSummary = publishRecorder.summary()
+if ProcessInfo.processInfo.environment["BENCH_DEBUG"] != nil { print("kindred slowest events:", kindredRecorder.slowestEvents(8)) }
 for task in kindredSubscribers { task.cancel() }
 kindredTask.cancel()
 
@@ -162,7 +193,7 @@ let bareTask = Task { try await bare.application(port: barePort).runService() }
 try await Task.sleep(for: .milliseconds(500))
 let bareRecorder = LatencyRecorder()
 let bareSubscribers = openSubscribers(
-    count: subscriberCount, url: "ws://127.0.0.1:\(barePort)/ws", headers: [:], subscribe: nil
+    count: subscriberCount, port: barePort, path: "/ws", headers: [], subscribe: nil
 ) { frame in
     if let n = index(in: frame) { bareRecorder.received(n) }
 }
@@ -174,6 +205,7 @@ try await pace(eventCount, rate: rate) { n in
 }
 let bareComplete = try await wait(120) { bareRecorder.deliveries == subscriberCount * eventCount }
 let bareSummary = bareRecorder.summary()
+if ProcessInfo.processInfo.environment["BENCH_DEBUG"] != nil { print("bare slowest events:", bareRecorder.slowestEvents(8)) }
 for task in bareSubscribers { task.cancel() }
 bareTask.cancel()
 await database.close()
@@ -185,7 +217,9 @@ func line(_ name: String, _ s: (perSecond: Double, p50: Double, p99: Double, max
     )
 }
 let pacing = rate.map { String(format: "paced at %.0f events/s", $0) } ?? "back to back"
-print("realtime fan-out: \(subscriberCount) subscribers × \(eventCount) events \(pacing) on \(database.sql.dialect.name)")
+let client = hummingbirdClient ? "HummingbirdWSClient subscribers" : "SwiftNIO handler subscribers"
+print("realtime fan-out: \(subscriberCount) subscribers × \(eventCount) events \(pacing) on \(database.sql.dialect.name) (\(client))")
 print(line("kindred (commit → delivery)    ", kindredSummary, complete: kindredComplete))
+print(line("kindred (pre-commit → delivery)", publishSummary, complete: kindredComplete))
 print(line("bare hummingbird-websocket     ", bareSummary, complete: bareComplete))
 print(String(format: "ratio (kindred / bare throughput): %.2f", kindredSummary.perSecond / max(bareSummary.perSecond, 1)))

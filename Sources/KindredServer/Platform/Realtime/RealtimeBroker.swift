@@ -4,9 +4,11 @@ import Logging
 /// that reads committed events from the database and hands them to those subscriptions in
 /// sequence order.
 ///
-/// The broker learns that a channel has new events from `notified(channel:seq:)` (after a
-/// local commit, or from NOTIFY). It never trusts the notification's order: the pump reads
-/// every row after the last one it delivered, so a late or lost notification leaves no hole.
+/// The broker learns that a channel has new events from `committedHere(_:)` (after a local
+/// commit: the next event in sequence is delivered from memory) or `notified(channel:seq:)`
+/// (NOTIFY from another replica, or an event that is not the next one). It never trusts the
+/// notification's order: the pump reads every row after the last one it delivered, so a late
+/// or lost notification leaves no hole.
 ///
 /// Pumps are child tasks of `runPumps()` (run by the hub's `run()`), never unstructured
 /// tasks: when the hub stops, they are cancelled and awaited, so none reads the database
@@ -96,6 +98,28 @@ actor RealtimeBroker {
         guard let channel = channels[name] else { return }
         channels[name]?.wanted = max(channel.wanted, seq)
         startPumpIfNeeded(name)
+    }
+
+    /// Events this replica has just committed: each is handed to the channel's subscriptions
+    /// from memory when it is exactly the next one the channel expects and no pump is running
+    /// (the common case: no database read between a commit and its delivery); anything else
+    /// (a gap, a pump already catching up) falls back to `notified(channel:seq:)`, whose pump
+    /// reads the rows in order.
+    func committedHere(_ events: [RealtimeEvent]) {
+        for event in events {
+            let name = event.channel
+            guard let channel = channels[name] else { continue }
+            guard !channel.pumping, let last = channel.lastDelivered, event.seq == last + 1, channel.wanted <= last,
+                !channel.subscribers.isEmpty
+            else {
+                notified(channel: name, seq: event.seq)
+                continue
+            }
+            let frame = event.frame
+            for subscriber in channel.subscribers.values { subscriber.deliver(seq: event.seq, frame: frame) }
+            channels[name]?.lastDelivered = event.seq
+            channels[name]?.wanted = event.seq
+        }
     }
 
     /// After missing notifications (the listening connection was lost): checks every channel's

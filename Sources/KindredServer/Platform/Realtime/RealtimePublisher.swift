@@ -47,6 +47,9 @@ public struct RealtimePublisher: Sendable {
     }
 
     /// Numbers and stores an event on `transaction`; delivered after the transaction commits.
+    /// Publish in the transaction's own body, not inside a nested savepoint whose failure the
+    /// body swallows: the sequence number would roll back with the savepoint while the event
+    /// is still delivered.
     /// - Parameters:
     ///   - channel: the channel.
     ///   - type: the event type, e.g. `profile.updated`.
@@ -90,8 +93,7 @@ public struct RealtimePublisher: Sendable {
     /// Hands committed events to this replica's subscribers (other replicas learn of them
     /// through NOTIFY). `transaction(_:)` calls it after commit.
     func committed(_ events: [RealtimeEvent]) async {
-        for event in events {
-            await broker.notified(channel: event.channel, seq: event.seq)
-        }
+        guard !events.isEmpty else { return }
+        await broker.committedHere(events)
     }
 }
