@@ -42,12 +42,16 @@ struct RealtimeConnection: Sendable {
                 return .writer
             }
             group.addTask {
+                // The first beat comes after 50–100 % of the interval, so sockets opened
+                // together (a server restart's reconnect wave) do not all beat in the same instant.
+                var wait = settings.heartbeatInterval * Double.random(in: 0.5...1.0)
                 while !Task.isCancelled {
                     do {
-                        try await Task.sleep(for: settings.heartbeatInterval)
+                        try await Task.sleep(for: wait)
                     } catch {
                         break
                     }
+                    wait = settings.heartbeatInterval
                     let missed = unansweredPings.withLockedValue { count in
                         defer { count += 1 }
                         return count
@@ -100,13 +104,17 @@ struct RealtimeConnection: Sendable {
     /// notification announced, such as `kindred users disable` on SQLite): the refusal, or nil
     /// while the session is open or the database cannot say (a fault does not drop clients).
     private func sessionEnded() async -> KindredError? {
-        do {
-            _ = try await hub.tokens.authenticate(sessionID: identity.sessionID, userID: identity.userID)
-            return nil
-        } catch let error as KindredError {
-            return error
-        } catch {
-            return nil
+        let tokens = hub.tokens
+        let identity = identity
+        return await hub.sessionChecks.ended(sessionID: identity.sessionID, userID: identity.userID) {
+            do {
+                _ = try await tokens.authenticate(sessionID: identity.sessionID, userID: identity.userID)
+                return nil
+            } catch let error as KindredError {
+                return error
+            } catch {
+                return nil
+            }
         }
     }
 

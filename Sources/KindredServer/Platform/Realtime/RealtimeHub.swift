@@ -25,6 +25,8 @@ public final class RealtimeHub: Service, Sendable {
     let logger: Logger
     /// The open connections by session, closed when their session ends.
     let sessions: RealtimeSessions
+    /// The heartbeat's session re-checks, coalesced per session.
+    let sessionChecks: RealtimeSessionChecks
 
     init(
         database: Database, clock: any WallClock, settings: RealtimeSettings, authorizers: ChannelAuthorizers,
@@ -42,6 +44,8 @@ public final class RealtimeHub: Service, Sendable {
         self.apps = apps
         self.logger = logger
         self.sessions = sessions
+        // A reused result is never older than half a heartbeat.
+        self.sessionChecks = RealtimeSessionChecks(freshness: min(.seconds(5), settings.heartbeatInterval / 2))
         self.tickets = RealtimeTickets(database: database, clock: clock, lifetime: settings.ticketLifetime)
         self.publisher = RealtimePublisher(store: store, clock: clock, broker: broker)
     }
