@@ -4,7 +4,7 @@ import OpenAPIRuntime
 /// The Closer operations of daily questions, answers, release keys, history and threads.
 extension APIHandler {
     func getCloserToday(_ input: Operations.GetCloserToday.Input) async throws -> Operations.GetCloserToday.Output {
-        .ok(.init(body: .json(try await closer.today(try await closerUser(), coupleID: input.path.coupleId))))
+        .ok(.init(body: .json(try await closer.today(try await closerUser(), coupleID: input.path.coupleId, deviceID: input.query.deviceId))))
     }
 
     func assignCloserToday(_ input: Operations.AssignCloserToday.Input) async throws -> Operations.AssignCloserToday.Output {
@@ -14,7 +14,8 @@ extension APIHandler {
 
     func getCloserDay(_ input: Operations.GetCloserDay.Input) async throws -> Operations.GetCloserDay.Output {
         let p = input.path
-        return .ok(.init(body: .json(try await closer.day(try await closerUser(), coupleID: p.coupleId, date: p.date))))
+        let day = try await closer.day(try await closerUser(), coupleID: p.coupleId, date: p.date, deviceID: input.query.deviceId)
+        return .ok(.init(body: .json(day)))
     }
 
     func getCloserAnswer(_ input: Operations.GetCloserAnswer.Input) async throws -> Operations.GetCloserAnswer.Output {

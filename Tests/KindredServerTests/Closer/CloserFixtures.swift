@@ -32,6 +32,10 @@ enum CloserFixtures {
         #"{"schemaVersion":3,"encryptedPayload":"sealed:v1:\#(base64url(200))","commitmentHash":"sha256:\#(base64url(32))","commitmentSeal":"enc:v1:\#(base64(60))","answerKeyReleased":false,"isRevealed":false}"#
     }
 
+    static func sealedMessage() -> String {
+        #"{"schemaVersion":3,"encryptedPayload":"sealed:v1:\#(base64url(200))","commitmentHash":"sha256:\#(base64url(32))","commitmentSeal":"enc:v1:\#(base64(60))"}"#
+    }
+
     static func keybox() -> String { "keybox:v1:" + base64url(130) }
 
     /// A real `pub:v1:` key (the server checks that it parses).

@@ -37,7 +37,14 @@ extension CloserController {
             let partner = couple.partner(of: callerID)
             try await Self.requireBothSealed(scope, couple: couple, author: callerID, on: sql)
             guard !upload.keys.isEmpty, upload.keys.count <= 20 else { throw KindredError.invalidReleaseKey("send 1–20 keys") }
-            let devices = try await Self.deviceOwners([partner, callerID], on: sql)
+            if let sender = upload.senderDeviceId, !CloserShapes.isDeviceID(sender) {
+                throw KindredError.invalidReleaseKey("senderDeviceId is malformed")
+            }
+            if upload.isRevealed != nil, case .thread = scope {
+                throw KindredError.invalidReleaseKey("a thread message has no reveal flag: leave isRevealed out")
+            }
+            let registered = try await Self.devices(of: partner, on: sql) + Self.devices(of: callerID, on: sql)
+            let devices = Dictionary(grouping: registered, by: \.deviceId).mapValues { Set($0.map(\.userId)) }
             var seen = Set<String>()
             var newForPartner = false
             for key in upload.keys {
@@ -81,7 +88,7 @@ extension CloserController {
                     .run()
                 if recipient == partner { newForPartner = true }
             }
-            try await Self.markReleased(scope, coupleID: coupleID, author: callerID, now: now, on: sql)
+            try await Self.markReleased(scope, coupleID: coupleID, author: callerID, revealed: upload.isRevealed == true, now: now, on: sql)
             if newForPartner {
                 try await events.emit(
                     .init(
@@ -94,7 +101,13 @@ extension CloserController {
             let rows = try await sql.select().columns("user_id", "recipient_id", "recipient_device_id", "encrypted_answer_key", "created_at")
                 .from("closer_release_keys").where("couple_id", .equal, coupleID).where("scope", .equal, scope.key)
                 .where("user_id", .equal, callerID).orderBy("created_at").orderBy("recipient_device_id").all()
-            return .init(keys: try rows.map(Self.releaseKeyDocument))
+            let keys = try rows.map(Self.releaseKeyDocument)
+            guard let sender = upload.senderDeviceId else { return .init(keys: keys) }
+            let covered = Set(keys.map { $0.recipientUserId + "|" + $0.recipientDeviceId })
+            let missing = registered.filter {
+                !($0.userId == callerID && $0.deviceId == sender) && !covered.contains($0.userId + "|" + $0.deviceId)
+            }
+            return .init(keys: keys, missingRecipients: missing)
         }
     }
 
@@ -106,11 +119,18 @@ extension CloserController {
         let sql = database.sql
         _ = try await Self.couple(coupleID, member: user.user.id, on: sql)
         if case .thread(let id) = scope { _ = try await Self.thread(id, coupleID: coupleID, on: sql) }
+        return .init(keys: try await Self.keyboxes(coupleID: coupleID, scope: scope, recipient: user.user.id, deviceID: deviceID, on: sql))
+    }
+
+    /// The keyboxes in `scope` addressed to `recipient`'s device `deviceID`, oldest first.
+    static func keyboxes(
+        coupleID: String, scope: ReleaseScope, recipient: String, deviceID: String, on sql: any SQLDatabase
+    ) async throws -> [Components.Schemas.CloserReleaseKey] {
         let rows = try await sql.select().columns("user_id", "recipient_id", "recipient_device_id", "encrypted_answer_key", "created_at")
             .from("closer_release_keys").where("couple_id", .equal, coupleID).where("scope", .equal, scope.key)
-            .where("recipient_id", .equal, user.user.id).where("recipient_device_id", .equal, deviceID)
+            .where("recipient_id", .equal, recipient).where("recipient_device_id", .equal, deviceID)
             .orderBy("created_at").orderBy("user_id").all()
-        return .init(keys: try rows.map(Self.releaseKeyDocument))
+        return try rows.map(Self.releaseKeyDocument)
     }
 
     private static func releaseKeyDocument(_ row: any SQLRow) throws -> Components.Schemas.CloserReleaseKey {
@@ -121,16 +141,6 @@ extension CloserController {
             encryptedAnswerKey: try row.decode(column: "encrypted_answer_key", as: String.self),
             createdAt: Date(millisecondsSince1970: try row.decode(column: "created_at", as: Int64.self))
         )
-    }
-
-    /// Device id → the users (of `users`) who registered it.
-    private static func deviceOwners(_ users: [String], on sql: any SQLDatabase) async throws -> [String: Set<String>] {
-        let rows = try await sql.select().columns("user_id", "device_id").from("closer_device_keys").where("user_id", .in, users).all()
-        var owners: [String: Set<String>] = [:]
-        for row in rows {
-            owners[try row.decode(column: "device_id", as: String.self), default: []].insert(try row.decode(column: "user_id", as: String.self))
-        }
-        return owners
     }
 
     /// Refuses unless both have written in `scope` and the author's entry is sealed.
@@ -154,11 +164,14 @@ extension CloserController {
         }
     }
 
-    private static func markReleased(_ scope: ReleaseScope, coupleID: String, author: String, now: Int64, on sql: any SQLDatabase) async throws {
+    private static func markReleased(
+        _ scope: ReleaseScope, coupleID: String, author: String, revealed: Bool, now: Int64, on sql: any SQLDatabase
+    ) async throws {
         switch scope {
         case .day(let date):
-            try await sql.update("closer_answers").set("answer_key_released", to: true).set("updated_at", to: now)
-                .where("couple_id", .equal, coupleID).where("date_key", .equal, date).where("user_id", .equal, author).run()
+            var update = sql.update("closer_answers").set("answer_key_released", to: true).set("updated_at", to: now)
+            if revealed { update = update.set("is_revealed", to: true) }
+            try await update.where("couple_id", .equal, coupleID).where("date_key", .equal, date).where("user_id", .equal, author).run()
         case .thread(let id):
             try await sql.update("closer_thread_messages").set("answer_key_released", to: true).set("updated_at", to: now)
                 .where("thread_id", .equal, id).where("user_id", .equal, author).run()

@@ -5,14 +5,15 @@ import SQLKit
 
 /// Today's question, on-demand assignment, one date, and the history.
 extension CloserController {
-    /// The couple's current daily question.
-    func today(_ user: AuthenticatedUser, coupleID: String) async throws -> Components.Schemas.CloserDailyQuestion {
+    /// The couple's current daily question; with `deviceID`, the keyboxes addressed to it.
+    func today(_ user: AuthenticatedUser, coupleID: String, deviceID: String? = nil) async throws -> Components.Schemas.CloserDailyQuestion {
+        try Self.checkDeviceQuery(deviceID)
         let sql = database.sql
         let couple = try await Self.couple(coupleID, member: user.user.id, on: sql)
         guard let date = couple.currentDay, let day = try await DayRecord.load(coupleID: couple.id, date: date, on: sql) else {
             throw KindredError.noQuestionAssigned
         }
-        return try await dayDocuments([day], viewer: user.user.id, on: sql)[0]
+        return try await withKeyboxes(try await dayDocuments([day], viewer: user.user.id, on: sql)[0], viewer: user.user.id, deviceID: deviceID, on: sql)
     }
 
     /// Assigns the current period's question now unless the couple has it; true when created.
@@ -32,12 +33,28 @@ extension CloserController {
         return (try await dayDocuments([day], viewer: userID, on: database.sql)[0], created)
     }
 
-    /// The daily question of one date.
-    func day(_ user: AuthenticatedUser, coupleID: String, date: String) async throws -> Components.Schemas.CloserDailyQuestion {
+    /// The daily question of one date; with `deviceID`, the keyboxes addressed to it.
+    func day(_ user: AuthenticatedUser, coupleID: String, date: String, deviceID: String? = nil) async throws -> Components.Schemas.CloserDailyQuestion {
+        try Self.checkDeviceQuery(deviceID)
         let sql = database.sql
         _ = try await Self.couple(coupleID, member: user.user.id, on: sql)
         guard let day = try await DayRecord.load(coupleID: coupleID, date: date, on: sql) else { throw KindredError.dayNotFound }
-        return try await dayDocuments([day], viewer: user.user.id, on: sql)[0]
+        return try await withKeyboxes(try await dayDocuments([day], viewer: user.user.id, on: sql)[0], viewer: user.user.id, deviceID: deviceID, on: sql)
+    }
+
+    /// Refuses a malformed `deviceId` query.
+    private static func checkDeviceQuery(_ deviceID: String?) throws {
+        if let deviceID, !CloserShapes.isDeviceID(deviceID) { throw KindredError.badRequest("deviceId must be 1–64 of A-Z a-z 0-9 . _ -") }
+    }
+
+    /// `day` with `releaseKeys`: the date's keyboxes for `viewer`'s device `deviceID` (unchanged without one).
+    private func withKeyboxes(
+        _ day: Components.Schemas.CloserDailyQuestion, viewer: String, deviceID: String?, on sql: any SQLDatabase
+    ) async throws -> Components.Schemas.CloserDailyQuestion {
+        guard let deviceID else { return day }
+        var day = day
+        day.releaseKeys = try await Self.keyboxes(coupleID: day.coupleId, scope: .day(day.date), recipient: viewer, deviceID: deviceID, on: sql)
+        return day
     }
 
     /// Past dates, newest first, strictly before `before`.
