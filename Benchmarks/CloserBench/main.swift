@@ -3,11 +3,13 @@
 // Full Closer cycles against a running `kindred serve`, with CloserKit doing all the
 // cryptography in this process, as the phones would. Setup (not timed): COUPLES couples sign up
 // (two accounts each), publish device keys, pair through an invite (cheap Argon2id: setup is not
-// what is measured) and get today's question on demand. Timed: for every couple, one full cycle
-// — both seal and upload an answer, both release their one-time key to the partner's devices,
-// both open and check the partner's answer — CONCURRENCY couples at a time. Prints
-// `cycles/s N` (and requests per cycle) for scripts/bench-closer to compare with the bare
-// Hummingbird server measured in the same run.
+// what is measured), get today's question on demand and read the couple and both members'
+// device keys into each device's cache (`refreshCache`, as an app does when it opens: the
+// steady state of a paired phone). Timed: for every couple, one full cycle — both seal and
+// upload an answer, both release their one-time key to the partner's devices, both open and
+// check the partner's answer — CONCURRENCY couples at a time. Prints `cycles/s N` and the
+// HTTP requests per cycle (counted by the devices) for scripts/bench-closer to compare with the
+// bare Hummingbird server measured in the same run.
 import CloserKit
 import Foundation
 import KindredClient
@@ -60,7 +62,10 @@ do { try await forEach(couples, width: concurrency) { index in
     let invite = try await alice.createInvite()
     try await bob.acceptInvite(invite.share)
     _ = try await alice.today()
+    try await alice.refreshCache()
+    try await bob.refreshCache()
 } } catch { fail(error) }
+let requestsBefore = pairs.reduce(0) { $0 + $1.0.cache.requestCount + $1.1.cache.requestCount }
 print("setup \(couples) couples in \(ContinuousClock.now - setupStart)")
 
 let start = ContinuousClock.now
@@ -76,6 +81,8 @@ do { try await forEach(couples, width: concurrency) { index in
     }
 } } catch { fail(error) }
 let elapsed = ContinuousClock.now - start
+let requests = pairs.reduce(0) { $0 + $1.0.cache.requestCount + $1.1.cache.requestCount } - requestsBefore
 let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
 print("cycles \(couples) in \(String(format: "%.2f", seconds)) s, concurrency \(concurrency)")
 print("cycles/s \(String(format: "%.1f", Double(couples) / seconds))")
+print("requests/cycle \(String(format: "%.1f", Double(requests) / Double(couples)))")

@@ -6,6 +6,7 @@ extension CloserDevice {
     /// Runs one generated-client operation as this session; transport, session and server
     /// failures become `CloserKitError.client`.
     func call<Output: Sendable>(_ operation: @Sendable (Client) async throws -> Output) async throws(CloserKitError) -> Output {
+        cache.countRequest()
         do {
             return try await session.authorizedCall(operation)
         } catch {

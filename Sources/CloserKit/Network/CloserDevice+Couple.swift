@@ -27,11 +27,13 @@ extension CloserDevice {
     /// Leaves the couple: the server deletes it and its content; this device forgets the couple
     /// keyring, any open invite and the pending answer keys.
     public func leave() async throws(CloserKitError) {
-        let couple = try await couple()
-        let output = try await call { [app] in try await $0.leaveCloserCouple(path: .init(coupleId: couple.id), headers: .init(xKindredApp: app)) }
-        guard case .noContent = output else { throw Self.failure(output) }
+        try await withCouple { couple throws(CloserKitError) in
+            let output = try await call { [app] in try await $0.leaveCloserCouple(path: .init(coupleId: couple.id), headers: .init(xKindredApp: app)) }
+            guard case .noContent = output else { throw Self.failure(output) }
+            try pending.removeAll(coupleId: couple.id)
+        }
+        cache.invalidate()
         try secureStore.remove(.couple)
         try secureStore.remove(.openInvite)
-        try pending.removeAll(coupleId: couple.id)
     }
 }

@@ -77,6 +77,7 @@ extension CloserDevice {
         guard let encryptedPhrase = answer.encryptedPhrase else { throw .invalidServerData("the accepted invite carries no encrypted phrase") }
         let keyring = try Pairing.completeAcceptance(keys: keys, encryptedPhrase: encryptedPhrase, wrapped: try Self.wrapped(of: answer.couple))
         try keyring.save(in: secureStore)
+        cache.couple = answer.couple
         return answer.couple
     }
 
@@ -84,7 +85,7 @@ extension CloserDevice {
     /// keeps the keyring and publishes this device's key (answers sealed from now on open here).
     /// - Throws: `.crypto(.invalidPhrase…)`, `.crypto(.wrongPhrase)`, `.noCouple`, client errors.
     public func recover(phrase: String) async throws(CloserKitError) {
-        let couple = try await couple()
+        let couple = try await freshCouple()
         let keyring = try Pairing.recover(phrase: phrase, wrapped: try Self.wrapped(of: couple))
         try keyring.save(in: secureStore)
         try secureStore.remove(.openInvite)
@@ -100,7 +101,7 @@ extension CloserDevice {
     /// Argon2id run). - Throws: `.stalePhrase` when it no longer opens it, `.notPaired`, `.noCouple`.
     public func verifiedPhrase() async throws(CloserKitError) -> RecoveryPhrase {
         let phrase = try phrase()
-        let wrapped = try Self.wrapped(of: try await couple())
+        let wrapped = try Self.wrapped(of: try await freshCouple())
         do {
             _ = try wrapped.unwrap(phrase: phrase)
         } catch .wrongPhrase {
@@ -130,6 +131,7 @@ extension CloserDevice {
             try old.save(in: secureStore)
             throw error
         }
+        cache.couple = nil  // its wrapped key is the old one
         return next.phrase
     }
 

@@ -16,23 +16,62 @@ public struct CloserDay: Sendable, Equatable {
 }
 
 extension CloserDevice {
-    /// The caller's couple. - Throws: `.noCouple` when the account is in none.
+    /// The caller's couple: the one this device remembers (`cache`), or the server's.
+    /// - Throws: `.noCouple` when the account is in none.
     public func couple() async throws(CloserKitError) -> Components.Schemas.CloserCouple {
+        if let cached = cache.couple { return cached }
+        return try await freshCouple()
+    }
+
+    /// The caller's couple as the server holds it now (remembered afterwards).
+    /// - Throws: `.noCouple` when the account is in none.
+    public func freshCouple() async throws(CloserKitError) -> Components.Schemas.CloserCouple {
         let output = try await call { [app] in try await $0.getMyCloserCouple(headers: .init(xKindredApp: app)) }
         switch output {
         case .ok(let ok):
             guard case .json(let couple) = ok.body else { throw .invalidServerData("no couple") }
+            cache.couple = couple
             return couple
         default:
             let failure = Self.failure(output)
-            if case .client(let error) = failure, error.serverCode == "not_paired" { throw .noCouple }
+            if case .client(let error) = failure, error.serverCode == "not_paired" {
+                cache.invalidate()
+                throw .noCouple
+            }
             throw failure
         }
     }
 
+    /// Reads the couple and both members' device keys from the server into the cache (as an
+    /// app does when it opens, or on a realtime change of the couple).
+    public func refreshCache() async throws(CloserKitError) {
+        cache.invalidate()
+        let couple = try await freshCouple()
+        for userId in couple.userIds { _ = try await devices(of: userId) }
+    }
+
+    /// Runs `body` with the couple. When the couple came from the cache and the server answers
+    /// 404 or 409 (the couple is gone or changed), forgets the cache and runs `body` once more
+    /// with the server's couple.
+    func withCouple<T>(_ body: (Components.Schemas.CloserCouple) async throws(CloserKitError) -> T) async throws(CloserKitError) -> T {
+        guard let cached = cache.couple else { return try await body(try await freshCouple()) }
+        do throws(CloserKitError) {
+            return try await body(cached)
+        } catch {
+            guard case .client(.server(let status, _, _)) = error, status == 404 || status == 409 else { throw error }
+            cache.invalidate()
+            return try await body(try await freshCouple())
+        }
+    }
+
     /// The couple's current daily question, asking the server to assign one on demand when none is.
-    public func currentQuestion(of couple: Components.Schemas.CloserCouple) async throws(CloserKitError) -> Components.Schemas.CloserDailyQuestion {
-        let output = try await call { [app] in try await $0.getCloserToday(path: .init(coupleId: couple.id), headers: .init(xKindredApp: app)) }
+    /// - Parameter deviceId: also return the keyboxes addressed to this device (`releaseKeys`).
+    public func currentQuestion(
+        of couple: Components.Schemas.CloserCouple, deviceId: String? = nil
+    ) async throws(CloserKitError) -> Components.Schemas.CloserDailyQuestion {
+        let output = try await call { [app] in
+            try await $0.getCloserToday(path: .init(coupleId: couple.id), query: .init(deviceId: deviceId), headers: .init(xKindredApp: app))
+        }
         if case .ok(let ok) = output, case .json(let day) = ok.body { return day }
         let failure = Self.failure(output)
         guard case .client(let error) = failure, error.serverCode == "no_question_assigned" else { throw failure }
@@ -49,9 +88,10 @@ extension CloserDevice {
 
     /// Today's question and its state (no step is taken; `reveal()` takes them).
     public func today() async throws(CloserKitError) -> CloserDay {
-        let couple = try await couple()
-        let day = try await currentQuestion(of: couple)
-        return try await status(of: day, couple: couple).day
+        let deviceId = try deviceKey().deviceId
+        return try await withCouple { couple throws(CloserKitError) in
+            try await status(of: try await currentQuestion(of: couple, deviceId: deviceId), couple: couple).day
+        }
     }
 
     /// Seals and uploads an answer to today's question. The sealed answer and its one-time key
@@ -61,7 +101,10 @@ extension CloserDevice {
     @discardableResult
     public func answer(_ text: String) async throws(CloserKitError) -> CloserDay {
         guard !text.isEmpty else { throw .invalidInput("the answer is empty") }
-        let couple = try await couple()
+        return try await withCouple { couple throws(CloserKitError) in try await answer(text, couple: couple) }
+    }
+
+    private func answer(_ text: String, couple: Components.Schemas.CloserCouple) async throws(CloserKitError) -> CloserDay {
         let keyring = try keyring()
         let userId = try await userId()
         let day = try await currentQuestion(of: couple)
@@ -86,8 +129,19 @@ extension CloserDevice {
                          state: partnerAnswered ? .partnerAnswered : .waitingForPartner)
     }
 
-    /// Uploads a pending row's sealed answer (schemaVersion 3) and marks it uploaded.
+    /// Uploads a pending row's sealed answer or thread message (schemaVersion 3) and marks it uploaded.
     func upload(_ row: PendingAnswerKey, userId: String) async throws(CloserKitError) {
+        if let threadId = row.threadId {
+            let body = Components.Schemas.CloserThreadMessageCreate(
+                schemaVersion: ._3, encryptedPayload: row.payload, commitmentHash: row.commitment, commitmentSeal: row.commitmentSeal)
+            let output = try await call { [app] in
+                try await $0.createCloserThreadMessage(path: .init(coupleId: row.coupleId, threadId: threadId, userId: userId),
+                                                       headers: .init(xKindredApp: app), body: .json(body))
+            }
+            guard case .created = output else { throw Self.failure(output) }
+            try pending.advance(coupleId: row.coupleId, dateKey: row.dateKey, to: .uploaded, now: now())
+            return
+        }
         let body = Components.Schemas.CloserAnswerCreate(
             schemaVersion: ._3, encryptedPayload: row.payload, commitmentHash: row.commitment, commitmentSeal: row.commitmentSeal)
         let output = try await call { [app] in

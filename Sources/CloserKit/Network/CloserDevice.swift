@@ -19,6 +19,8 @@ public struct CloserDevice: Sendable {
     public let kdfParameters: CloserKDFParameters
     /// The platform this device reports with its public key.
     public let platform: Components.Schemas.CloserDeviceKeyUpload.PlatformPayload
+    /// The couple and device keys this device remembers, and its request count.
+    public let cache: CloserCache
     /// The clock (answers and pending rows are stamped with it).
     let now: @Sendable () -> Date
 
@@ -29,11 +31,14 @@ public struct CloserDevice: Sendable {
     ///   - pending: the pending-key store.
     ///   - kdfParameters: Argon2id parameters for wraps and invites this device makes.
     ///   - platform: what the device key says it runs on.
+    ///   - cache: what the device remembers between requests (a new, empty one by default).
     ///   - now: the clock.
     public init(session: KindredSession, secureStore: any SecureStore, pending: PendingKeyStore,
                 kdfParameters: CloserKDFParameters = .closer,
                 platform: Components.Schemas.CloserDeviceKeyUpload.PlatformPayload = .linux,
+                cache: CloserCache = CloserCache(),
                 now: @escaping @Sendable () -> Date = { Date() }) {
+        self.cache = cache
         self.session = session
         self.secureStore = secureStore
         self.pending = pending

@@ -46,7 +46,9 @@ public enum RevealMachine {
         case releaseKey
     }
 
-    /// The state and the next step; opens both answers when everything has arrived.
+    /// The state and the next step; opens both answers as soon as the partner's keybox has
+    /// arrived — before this device releases its own key, when the partner released first
+    /// (`revealed` with `.releaseKey`: release, then show).
     /// - Parameters:
     ///   - inputs: the server's view and the local row.
     ///   - oneTimeKey: the key of this account's answer: the local row's (`PendingKeyStore.oneTimeKey(of:)`),
@@ -62,18 +64,21 @@ public enum RevealMachine {
             guard sealed == mine else { return (.tampered("the server's copy of your answer is not what this device sealed"), .none) }
         }
         guard inputs.partnerAnswered else { return (.waitingForPartner, .none) }
-        guard inputs.released else {
-            guard oneTimeKey != nil else {
+        guard let oneTimeKey else {
+            if !inputs.released || inputs.keyboxForMe != nil {
                 return (.failed("this device does not hold the key of your answer (it was sealed on another device)"), .none)
             }
-            return (.partnerAnswered, .releaseKey)
+            return (.releasingKeys, .none)
         }
-        guard let keybox = inputs.keyboxForMe else { return (.releasingKeys, .none) }
-        guard let partner = inputs.partner else { return (.failed("the server did not return the partner's answer"), .none) }
-        guard let oneTimeKey else {
-            return (.failed("this device does not hold the key of your answer (it was sealed on another device)"), .none)
+        // The partner released first: open (and check) before releasing, so a tampered answer
+        // is reported without this device's key ever leaving it.
+        if let keybox = inputs.keyboxForMe {
+            guard let partner = inputs.partner else { return (.failed("the server did not return the partner's answer"), .none) }
+            let state = open(inputs, mine: mine, partner: partner, keybox: keybox, oneTimeKey: oneTimeKey, device: device, keyring: keyring)
+            if case .revealed = state, !inputs.released { return (state, .releaseKey) }
+            return (state, .none)
         }
-        return (open(inputs, mine: mine, partner: partner, keybox: keybox, oneTimeKey: oneTimeKey, device: device, keyring: keyring), .none)
+        return inputs.released ? (.releasingKeys, .none) : (.partnerAnswered, .releaseKey)
     }
 
     static func open(_ inputs: Inputs, mine: SealedDocument, partner: SealedDocument, keybox: String, oneTimeKey: [UInt8],

@@ -61,6 +61,17 @@ import Testing
             == (.revealed(mine: "A picnic by the river", partner: "Dinner at the old diner"), .none))
     }
 
+    @Test func whenThePartnerReleasedFirstTheAnswerOpensBeforeThisDeviceReleases() throws {
+        let box = try keybox(from: bob, to: alice)
+        #expect(evaluate(mine: alice.document, partnerAnswered: true, partner: bob.document, keybox: box)
+            == (.revealed(mine: "A picnic by the river", partner: "Dinner at the old diner"), .releaseKey))
+        // A tampered answer is reported and this device's key is not released.
+        let other = try SealedAnswer.seal(answer: "x", context: SealedAnswerContext(coupleId: "c1", questionId: "q1", userId: "bob"), cipher: keyring.cipher)
+        let document = SealedDocument(payload: other.payload, commitment: bob.sealed.commitment, commitmentSeal: bob.sealed.commitmentSeal)
+        #expect(evaluate(mine: alice.document, partnerAnswered: true, partner: document, keybox: box)
+            == (.tampered("the partner's answer does not open with the released key"), .none))
+    }
+
     @Test func aServerThatRewritesPayloadCommitmentAndKeyboxIsCaught() throws {
         // The server forges a whole answer for bob: its own one-time key, payload and commitment,
         // and a keybox to alice's public key. It cannot make the commitment seal.
