@@ -19,6 +19,12 @@ public enum CloserKitError: Error, Equatable, Sendable, CustomStringConvertible 
     case noQuestion
     /// An answer for this question was already sent from this account.
     case alreadyAnswered
+    /// This account already posted its message in this thread (one message per member).
+    case alreadyPosted
+    /// The couple has no thread on this question yet.
+    case noThread
+    /// What the server returned does not match what its author sealed (the reason says which check failed).
+    case tampered(String)
     /// The phrase on this device no longer opens the couple key on the server (the partner changed it).
     case stalePhrase
     /// The server's data does not have the shape the contract promises (the reason says what).
@@ -37,6 +43,9 @@ public enum CloserKitError: Error, Equatable, Sendable, CustomStringConvertible 
         case .noCouple: "not in a couple: create or accept an invite first"
         case .noQuestion: "no question is assigned to the couple yet"
         case .alreadyAnswered: "today's question is already answered"
+        case .alreadyPosted: "you already posted your message in this thread"
+        case .noThread: "there is no thread on this question yet: post a message first"
+        case .tampered(let reason): "tampered: \(reason)"
         case .stalePhrase: "the recovery phrase on this device no longer opens the couple key (your partner changed it): ask for the new phrase and run recover"
         case .invalidServerData(let reason): "unexpected data from the server: \(reason)"
         case .invalidInput(let reason): reason

@@ -21,9 +21,11 @@ public struct PendingAnswerKey: Codable, Equatable, Sendable, FetchableRecord, P
 
     /// The couple.
     public var coupleId: String
-    /// The date key of the daily question (`YYYY-MM-DD`) the answer belongs to.
+    /// The date key of the daily question (`YYYY-MM-DD`) the answer belongs to, or
+    /// `thread:<threadId>` for a thread message (`PendingAnswerKey.threadKey`).
     public var dateKey: String
-    /// The question answered (part of the sealing context).
+    /// The question answered (part of the sealing context; for a thread message the thread's
+    /// context `thread:<threadId>:<questionId>`, `CloserThreadView.context`).
     public var questionId: String
     /// The one-time key, AES-256-GCM-sealed under the store's key (`IV ‖ ciphertext ‖ tag`).
     public var sealedKey: [UInt8]
@@ -50,5 +52,17 @@ public struct PendingAnswerKey: Codable, Equatable, Sendable, FetchableRecord, P
         public static let stage = Column(CodingKeys.stage)
         /// `updatedAt`.
         public static let updatedAt = Column(CodingKeys.updatedAt)
+    }
+}
+
+extension PendingAnswerKey {
+    /// The `dateKey` of a thread message's row.
+    public static func threadKey(_ threadId: String) -> String {
+        "thread:" + threadId
+    }
+
+    /// The thread of a thread message's row; `nil` for a daily answer.
+    public var threadId: String? {
+        dateKey.hasPrefix("thread:") ? String(dateKey.dropFirst("thread:".count)) : nil
     }
 }

@@ -14,7 +14,7 @@ struct CloserCommand: AsyncParsableCommand {
             CloserQuestionsCommand.self,
             CloserSignUpCommand.self, CloserInviteCommand.self, CloserAcceptCommand.self, CloserTodayCommand.self,
             CloserAnswerCommand.self, CloserRevealCommand.self, CloserHistoryCommand.self, CloserPhraseCommand.self,
-            CloserRecoverCommand.self, CloserNudgeCommand.self, CloserLeaveCommand.self,
+            CloserRecoverCommand.self, CloserNudgeCommand.self, CloserLeaveCommand.self, CloserThreadCommand.self,
         ]
     )
 }
