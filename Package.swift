@@ -310,6 +310,7 @@ let package = Package(
                 "CloserKit",
                 "KindredCrypto",
                 "KindredClient",
+                "KindredStore",
                 "KindredTestSupport",
                 "kindred",
                 .product(name: "GRDB", package: "GRDB.swift"),

@@ -3,11 +3,13 @@ import Foundation
 import GRDB
 import KindredClient
 import KindredCrypto
+import KindredStore
 import KindredTestSupport
 import Testing
 
-/// Two phones pair, answer and reveal through a live `kindred serve` (SQLite); the server's
-/// files and log never contain a plaintext answer, the phrase or the invite secret; a third
+/// Two phones pair, answer, reveal and write a thread through a live `kindred serve` (SQLite and
+/// PostgreSQL); the server's files (or `pg_dump`) and log never contain a plaintext answer or
+/// message, the phrase or the invite secret; a third
 /// phone is refused everywhere; a tampering server is caught; the 11th wrong accept is 429.
 @Suite(.serialized) struct CloserEndToEndTests {
     let folder: TemporaryDirectory
@@ -31,17 +33,54 @@ import Testing
         return share
     }
 
-    @Test(.timeLimit(.minutes(5)))
-    func twoPhonesAnswerAndRevealAndTheServerSeesNoSecret() async throws {
-        let server = try await LiveServer()
-        let alice = phone("alice", server), bob = phone("bob", server), carol = phone("carol", server)
+    /// The full flow on `backend`, then the server's storage and log scanned for every secret:
+    /// the SQLite file and its `-wal`, or a `pg_dump` of the PostgreSQL database.
+    @Test(.timeLimit(.minutes(6)), arguments: Backend.all)
+    func twoPhonesAnswerRevealAndWriteAThreadAndTheServerSeesNoSecret(backend: Backend) async throws {
+        switch backend {
+        case .sqlite:
+            let server = try await LiveServer()
+            let secrets = try await fullFlow(server, in: "sqlite")
+            let database = try #require(server.databaseURL.split(separator: ":", maxSplits: 1).last.map(String.init))
+            let stopped = await server.stop()
+            #expect(stopped.status == 0)
+            let files = [database, database + "-wal"].compactMap { try? Data(contentsOf: URL(fileURLWithPath: $0)) }
+            #expect(!files.isEmpty)
+            expectNoSecret(secrets, in: files + [Data(stopped.stderr.utf8)])
+        case .postgresql:
+            try await TestDatabases.with(.postgresql) { database in
+                guard case .postgres(let pg) = database.configuration.url else { throw PostgresDump.Failure(description: "not a PostgreSQL database") }
+                let url = "postgres://\(pg.username)\(pg.password.map { ":\($0)" } ?? "")@\(pg.host):\(pg.port)/\(pg.database)"
+                let server = try await LiveServer(databaseURL: url)
+                let secrets: [String]
+                do {
+                    secrets = try await fullFlow(server, in: "postgresql")
+                } catch {
+                    _ = await server.stop()
+                    throw error
+                }
+                let stopped = await server.stop()
+                #expect(stopped.status == 0)
+                guard let dump = try PostgresDump.dump(url) else { return }  // no pg_dump here (a failure under CI)
+                #expect(dump.count > 10_000)
+                expectNoSecret(secrets, in: [dump, Data(stopped.stderr.utf8)])
+            }
+        }
+    }
+
+    /// Pairs alice and bob (and alice's tablet), has both answer and reveal, write and open a
+    /// thread, changes the phrase, and checks a third profile is refused.
+    /// - Returns: every secret of the flow (answers, thread messages, phrases, share string, invite secret).
+    func fullFlow(_ server: LiveServer, in subfolder: String) async throws -> [String] {
+        let phone = { (name: String) in self.phone("\(subfolder)/\(name)", server) }
+        let alice = phone("alice"), bob = phone("bob"), carol = phone("carol")
         let share = try pair(alice, bob)
 
         // A second device of alice's: log in, recover with the phrase (a wrong one is refused).
         let phrase = try alice.succeed(["phrase", "show"])
         #expect(try bob.succeed(["phrase", "show"]) == phrase)
         #expect(try RecoveryPhrase(parsing: phrase).words.count == 10)
-        let tablet = phone("alice-tablet", server)
+        let tablet = phone("alice-tablet")
         try logIn(tablet, as: "alice")
         #expect(try tablet.run(["recover", "--phrase", "acorn zipper banana garden castle castle zebra apple tiger robin"]).stderr
             == "Error: recovery phrase: does not unlock this couple key\n")
@@ -64,11 +103,22 @@ import Testing
         // alice's phone released to it, bob's through bob's keybox for it.
         #expect(try tablet.succeed(["reveal"]).hasSuffix("state: revealed\nyou: \(aliceAnswer)\npartner: \(bobAnswer)\n"))
 
+        // A thread on today's question: each posts one sealed message; each reads the other's.
+        let aliceNote = "Saffron kites above the salt marsh", bobNote = "Velvet thunder over the plum orchard"
+        #expect(try alice.succeed(["thread", "post", "today", aliceNote]).hasSuffix("state: waiting for partner\n"))
+        #expect(try bob.succeed(["thread", "show", "today"]).hasSuffix("state: unanswered\n"))
+        #expect(try bob.succeed(["thread", "post", "today", bobNote]).hasSuffix("state: partner answered\n"))
+        #expect(try bob.run(["thread", "post", "today", "again"]).stderr == "Error: \(CloserKitError.alreadyPosted.description)\n")
+        #expect(try alice.succeed(["thread", "show", "today"]).hasSuffix("state: releasing keys\n"))
+        #expect(try bob.succeed(["thread", "show", "today"]).hasSuffix("state: revealed\nyou: \(bobNote)\npartner: \(aliceNote)\n"))
+        #expect(try alice.succeed(["thread", "show", "today"]).hasSuffix("state: revealed\nyou: \(aliceNote)\npartner: \(bobNote)\n"))
+        #expect(try tablet.succeed(["thread", "show", "today"]).hasSuffix("state: revealed\nyou: \(aliceNote)\npartner: \(bobNote)\n"))
+
         // A phrase change on the tablet retires the old phrase everywhere.
         let changed = try tablet.succeed(["phrase", "change"])
         #expect(changed != phrase)
         #expect(try alice.run(["phrase", "show"]).stderr == "Error: \(CloserKitError.stalePhrase.description)\n")
-        let laptop = phone("alice-laptop", server)
+        let laptop = phone("alice-laptop")
         try logIn(laptop, as: "alice")
         #expect(try laptop.run(["recover", "--phrase", phrase]).stderr == "Error: recovery phrase: does not unlock this couple key\n")
         #expect(try laptop.succeed(["recover", "--phrase", changed]) == "recovered the couple key on this device\n")
@@ -81,19 +131,17 @@ import Testing
         #expect(try carol.run(["today"]).stderr == "Error: not in a couple: create or accept an invite first\n")
         try await expectStrangerRefused(carol: carol, alice: alice, server: server)
 
-        // Nothing secret reached the server: its SQLite file, its WAL and its log.
         let secret = String(share.split(separator: "-", maxSplits: 1)[1])
-        let needles = [aliceAnswer, bobAnswer, phrase.trimmingCharacters(in: .newlines), changed.trimmingCharacters(in: .newlines),
-                       share, secret, secret.replacingOccurrences(of: "-", with: "")]
-        let database = try #require(server.databaseURL.split(separator: ":", maxSplits: 1).last.map(String.init))
-        let files = [database, database + "-wal"].compactMap { try? Data(contentsOf: URL(fileURLWithPath: $0)) }
-        #expect(!files.isEmpty)
-        let stopped = await server.stop()
-        let everything = files + [Data(stopped.stderr.utf8), try Data(contentsOf: URL(fileURLWithPath: database))]
-        for needle in needles {
-            #expect(!everything.contains { $0.range(of: Data(needle.utf8)) != nil }, "found a secret on the server: \(needle.prefix(6))…")
+        return [aliceAnswer, bobAnswer, aliceNote, bobNote, phrase.trimmingCharacters(in: .newlines),
+                changed.trimmingCharacters(in: .newlines), share, secret, secret.replacingOccurrences(of: "-", with: "")]
+    }
+
+    /// None of `secrets` occurs in any of `blobs`, and the sealed answers are there (the scan reads real data).
+    func expectNoSecret(_ secrets: [String], in blobs: [Data]) {
+        for secret in secrets {
+            #expect(!blobs.contains { $0.range(of: Data(secret.utf8)) != nil }, "found a secret on the server: \(secret.prefix(6))…")
         }
-        #expect(everything.contains { $0.range(of: Data("sealed:v1:".utf8)) != nil })
+        #expect(blobs.contains { $0.range(of: Data("sealed:v1:".utf8)) != nil })
     }
 
     /// Signs a profile in to an existing account (`kindred account login`).
@@ -171,6 +219,35 @@ import Testing
         let reveal = try alice.run(["reveal"])
         #expect(reveal.status == 1)
         #expect(reveal.stderr == "Error: tampered: the partner's answer does not match its commitment or commitment seal\n")
+
+        _ = try alice.succeed(["thread", "post", "today", "the real message of alice"])
+        _ = try bob.succeed(["thread", "post", "today", "the real message of bob"])
+        _ = try alice.succeed(["thread", "show", "today"])  // alice releases her message key
+        _ = try bob.succeed(["thread", "show", "today"])    // bob opens alice's and releases his
+
+        // The server flips one character of bob's thread message ciphertext: alice's device refuses it.
+        let questionId = try await database.write { db in
+            let row = try #require(try Row.fetchOne(db, sql: """
+                SELECT m.thread_id, m.encrypted_payload, t.question_id FROM closer_thread_messages m
+                JOIN closer_threads t ON t.id = m.thread_id JOIN kindred_users u ON u.id = m.user_id WHERE u.display_name = 'bob'
+                """))
+            var payload = Array((row[1] as String).utf8)
+            let index = payload.count - 30
+            payload[index] = payload[index] == UInt8(ascii: "A") ? UInt8(ascii: "B") : UInt8(ascii: "A")
+            try db.execute(sql: "UPDATE closer_thread_messages SET encrypted_payload = ? WHERE thread_id = ? AND encrypted_payload = ?",
+                           arguments: [String(decoding: payload, as: UTF8.self), row[0] as String, row[1] as String])
+            return row[2] as String
+        }
+        let thread = try alice.run(["thread", "show", "today"])
+        #expect(thread.status == 1)
+        #expect(thread.stderr == "Error: tampered: the partner's answer does not open with the released key\n")
+        let profile = URL(fileURLWithPath: alice.profile)
+        let device = try CloserDevice.profile(
+            at: profile, session: KindredSession(serverURL: server.url, app: .closer, store: FileTokenStore(profileDirectory: profile)),
+            environment: CloserPhone.environment)
+        await #expect(throws: CloserKitError.tampered("the partner's answer does not open with the released key")) {
+            try await device.openThread(questionId: questionId)
+        }
         #expect(await server.stop().status == 0)
     }
 
