@@ -52,4 +52,36 @@ import Testing
         #expect(state == .revealed(mine: "bob's answer", partner: "alice's answer"))
         #expect(await server.stop().status == 0)
     }
+
+    /// A device registered after the partners cached the device lists still gets its keyboxes:
+    /// the release's `missingRecipients` names it and a second upload covers it.
+    @Test(.timeLimit(.minutes(2)))
+    func aDeviceTheCachesLackGetsItsKeyboxesFromMissingRecipients() async throws {
+        let folder = try TemporaryDirectory()
+        let server = try await LiveServer()
+        let alice = try device("alice", server: server.url, folder: folder), bob = try device("bob", server: server.url, folder: folder)
+        _ = try await alice.session.signUp(email: "alice@example.com", password: "correct horse alice", displayName: "alice")
+        _ = try await bob.session.signUp(email: "bob@example.com", password: "correct horse bob", displayName: "bob")
+        try await bob.acceptInvite(try await alice.createInvite().share)
+        _ = try await alice.today()
+        try await alice.refreshCache()
+        try await bob.refreshCache()
+        try await alice.answer("alice's answer")
+        try await bob.answer("bob's answer")
+
+        // bob's tablet joins after both caches were filled.
+        let tablet = try device("bob-tablet", server: server.url, folder: folder)
+        _ = try await tablet.session.logIn(email: "bob@example.com", password: "correct horse bob")
+        try await tablet.recover(phrase: try bob.phrase().normalized)
+
+        var state: RevealState?
+        // GET the date, POST the keyboxes the cache knows of, POST the one for the tablet.
+        #expect(try await requests(alice) { state = try await alice.reveal().state } == 3)
+        #expect(state == .releasingKeys)
+        #expect(try await requests(bob) { state = try await bob.reveal().state } == 3)
+        #expect(state == .revealed(mine: "bob's answer", partner: "alice's answer"))
+        state = try await tablet.reveal().state
+        #expect(state == .revealed(mine: "bob's answer", partner: "alice's answer"))
+        #expect(await server.stop().status == 0)
+    }
 }
