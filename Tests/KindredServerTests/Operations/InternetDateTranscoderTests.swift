@@ -1,4 +1,5 @@
 import Foundation
+import KindredAPI
 import OpenAPIRuntime
 import Testing
 
