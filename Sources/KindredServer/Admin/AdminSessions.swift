@@ -102,6 +102,21 @@ struct AdminSessions: Sendable {
         return flash
     }
 
+    /// Deletes at most `limit` sessions that have ended by `now`: past their lifetime, or unused
+    /// for the idle timeout (the housekeeping job `admin.purge-sessions`).
+    /// - Returns: how many were deleted.
+    func purgeEnded(now: Date, limit: Int) async throws -> Int {
+        let nowMs = now.millisecondsSince1970
+        let ended = try await database.sql.select().column("token_hash").from("kindred_admin_sessions")
+            .where("expires_at", .lessThanOrEqual, SQLBind(nowMs))
+            .orWhere("last_seen_at", .lessThanOrEqual, SQLBind(nowMs - settings.idleTimeout.milliseconds))
+            .limit(limit).all()
+            .map { try $0.decode(column: "token_hash", as: String.self) }
+        guard !ended.isEmpty else { return 0 }
+        try await database.sql.delete(from: "kindred_admin_sessions").where("token_hash", .in, ended).run()
+        return ended.count
+    }
+
     /// Ends the session of a cookie token (logout).
     func end(token: String) async throws {
         try await database.sql.delete(from: "kindred_admin_sessions").where("token_hash", .equal, Self.hash(token)).run()

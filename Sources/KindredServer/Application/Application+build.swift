@@ -259,7 +259,8 @@ public func buildApplication(
         )
         let platform = try Platform.server(
             database: database, clock: clock, logger: logger, settings: configuration.platform,
-            realtime: configuration.realtime, closer: configuration.closer, closerEntitlements: closerEntitlements
+            realtime: configuration.realtime, closer: configuration.closer, closerEntitlements: closerEntitlements,
+            admin: configuration.admin
         )
         var dependencies = Dependencies(
             database: database,
