@@ -101,6 +101,8 @@ public struct BillingAdministration: Sendable {
         public var eventTime: Int64
         /// When it was applied (ms since 1970).
         public var appliedAt: Int64
+        /// The user it was applied to (nil when it matched none).
+        public var userID: String? = nil
     }
 
     /// The subscriptions table.
