@@ -57,9 +57,7 @@ extension APIHandler {
     }
 
     func getMe(_ input: Operations.GetMe.Input) async throws -> Operations.GetMe.Output {
-        var me = try await accounts.me(try RequestScope.require(), app: try RequestScope.requireApp())
-        me.hasPremium = await billing.entitlements.hasAccess(userID: me.id)
-        return .ok(.init(body: .json(me)))
+        .ok(.init(body: .json(try await accounts.me(try RequestScope.require(), app: try RequestScope.requireApp()))))
     }
 
     func updateMe(_ input: Operations.UpdateMe.Input) async throws -> Operations.UpdateMe.Output {

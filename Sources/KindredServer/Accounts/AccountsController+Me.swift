@@ -13,11 +13,15 @@ extension AccountsController {
     }
 
     /// The API form of the account of the request's bearer token, read with its session.
+    /// `hasPremium` comes from billing's stored record in the same query: access lasts while
+    /// its latest expiration is in the future.
     func me(_ scope: RequestScope, app: AppConfiguration) async throws -> Components.Schemas.User {
-        let (user, credentials) = try await tokens.authenticateWithCredentials(
+        let (user, credentials, accessUntil) = try await tokens.authenticateWithCredentials(
             authorization: scope.authorization, app: app.id
         )
-        return representation(of: user.user, credentials: credentials)
+        var me = representation(of: user.user, credentials: credentials)
+        me.hasPremium = accessUntil.map { $0 > Int64(clock.now().timeIntervalSince1970.rounded(.down)) } ?? false
+        return me
     }
 
     /// Refuses anonymous accounts: for irreversible actions (pairing, purchases, leaving a couple).

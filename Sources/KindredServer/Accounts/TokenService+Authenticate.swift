@@ -10,18 +10,21 @@ extension TokenService {
         return try Self.authenticatedUser(rows.first, claims: claims)
     }
 
-    /// `authenticate`, with the account's credentials read by the same query (for the routes
-    /// that answer with the account).
-    /// - Returns: the account and its credentials, oldest first.
+    /// `authenticate`, with the account's credentials and its stored billing record's latest
+    /// expiration read by the same query (for `GET /v1/me`, which answers with all three).
+    /// - Returns: the account, its credentials (oldest first) and, when billing has a record
+    ///   for it, the latest expiration over its plans (Unix seconds): access lasts while it is
+    ///   in the future (the record is recomputed in every transaction that changes the plans).
     func authenticateWithCredentials(
         authorization: String?, app: AppID
-    ) async throws -> (user: AuthenticatedUser, credentials: [CredentialRecord]) {
+    ) async throws -> (user: AuthenticatedUser, credentials: [CredentialRecord], accessUntil: Int64?) {
         let claims = try verify(authorization: authorization, app: app)
         let rows = try await database.sql.raw(Self.sessionQuery(id: claims.sid, withCredentials: true)).all()
         let user = try Self.authenticatedUser(rows.first, claims: claims)
         // The left join gives one row without a credential when the account has none.
         let credentials = try rows.compactMap { try CredentialRecord(joinedRow: $0, user: user.user) }
-        return (user, credentials)
+        let accessUntil = try rows.first?.decode(column: "billing_latest_expiration", as: Int64?.self) ?? nil
+        return (user, credentials, accessUntil)
     }
 
     /// The claims of a valid access token of `app` in an `Authorization` header.
@@ -85,7 +88,9 @@ extension TokenService {
     private static let sessionSQL = "SELECT \(userColumns) FROM kindred_sessions s"
         + " JOIN kindred_users u ON u.id = s.user_id WHERE s.id = "
 
-    private static let sessionWithCredentialsSQL = "SELECT \(userColumns), \(CredentialRecord.joinedColumns)"
+    private static let sessionWithCredentialsSQL = "SELECT \(userColumns), \(CredentialRecord.joinedColumns),"
+        + " b.latest_expiration AS billing_latest_expiration"
         + " FROM kindred_sessions s JOIN kindred_users u ON u.id = s.user_id"
-        + " LEFT JOIN kindred_credentials c ON c.user_id = u.id WHERE s.id = "
+        + " LEFT JOIN kindred_credentials c ON c.user_id = u.id"
+        + " LEFT JOIN kindred_billing_subscriptions b ON b.user_id = u.id WHERE s.id = "
 }

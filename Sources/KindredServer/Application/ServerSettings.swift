@@ -12,7 +12,8 @@ import SystemPackage
 /// `host` → `KINDRED_HOST`, `port` → `KINDRED_PORT`, `logLevel` → `KINDRED_LOG_LEVEL`,
 /// `maxBodyBytes` → `KINDRED_MAX_BODY_BYTES`, `database.url` → `KINDRED_DATABASE_URL`,
 /// `database.password` → `KINDRED_DATABASE_PASSWORD`, `database.synchronous` (FULL or NORMAL),
-/// `database.busyTimeoutMs` → `KINDRED_DATABASE_BUSY_TIMEOUT_MS`, `database.maxConnections`,
+/// `database.busyTimeoutMs` → `KINDRED_DATABASE_BUSY_TIMEOUT_MS`, `database.maxConnections` →
+/// `KINDRED_DATABASE_MAX_CONNECTIONS` (PostgreSQL pool size, default 16; SQLite readers, default 4),
 /// and `apps.<app>.enabled` → `KINDRED_APPS_<APP>_ENABLED`.
 /// Secrets (the database password) come only from the environment or the file: a password in
 /// the `--database-url` flag is refused, since command lines are visible to every local user.
@@ -53,6 +54,10 @@ public struct ServerSettings: Sendable {
             self.description = description
         }
     }
+
+    /// The default `database.maxConnections` on PostgreSQL: the pool every concurrent request,
+    /// queue worker and job shares (SQLite keeps `DatabaseConfiguration`'s 4 readers).
+    public static let defaultPostgresConnections = 16
 
     /// The server configuration.
     public var server: ServerConfiguration
@@ -229,7 +234,8 @@ public struct ServerSettings: Sendable {
         }
         database.sqliteSynchronous = mode
         database.sqliteBusyTimeout = .milliseconds(config.int(forKey: "database.busyTimeoutMs", default: 5000))
-        database.maxConnections = config.int(forKey: "database.maxConnections", default: database.maxConnections)
+        let defaultConnections = if case .postgres = url { Self.defaultPostgresConnections } else { database.maxConnections }
+        database.maxConnections = config.int(forKey: "database.maxConnections", default: defaultConnections)
         server.database = database
 
         var apps: [AppConfiguration] = []

@@ -21,7 +21,7 @@ struct BillingController: Sendable {
 
     /// `GET /v1/me/entitlements`.
     func entitlements(of user: AuthenticatedUser) async throws -> Components.Schemas.Entitlements {
-        let plans = try await BillingLedger.plans(of: user.user.id, on: database.sql)
+        let plans = try await BillingLedger.current(of: user.user.id, on: database.sql)
         let app = try Self.app(of: user)
         return BillingRepresentation.entitlements(app: app, snapshot: snapshot(plans, app: app), settings: settings.app(app))
     }

@@ -82,6 +82,20 @@ import Testing
         #expect(settings.server.port == 8080)  // only KINDRED_* variables are read
     }
 
+    @Test func postgresPoolDefaultsTo16AndSQLiteReadersTo4() async throws {
+        let postgres = try await ServerSettings.resolve(
+            flags: .init(databaseURL: "postgres://kindred@127.0.0.1:5432/kindred"), environment: [:]
+        )
+        #expect(postgres.server.database.maxConnections == 16)
+        let configured = try await ServerSettings.resolve(
+            flags: .init(databaseURL: "postgres://kindred@127.0.0.1:5432/kindred"),
+            environment: ["KINDRED_DATABASE_MAX_CONNECTIONS": "32"]
+        )
+        #expect(configured.server.database.maxConnections == 32)
+        let sqlite = try await ServerSettings.resolve(flags: .init(databaseURL: "sqlite:/tmp/k.sqlite"), environment: [:])
+        #expect(sqlite.server.database.maxConnections == 4)
+    }
+
     @Test func jsonConfigFile() async throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("kindred-\(UUID().uuidString).json")
         defer { try? FileManager.default.removeItem(at: file) }

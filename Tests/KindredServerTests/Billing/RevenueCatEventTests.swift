@@ -214,7 +214,7 @@ extension RevenueCatEventTests {
             #expect(export.text.contains(#""event_id":"d1""#))
             let deleted = try await client.call(.delete, "/v1/me", app: "pulse", token: session.accessToken)
             #expect(deleted.status == .noContent)
-            for table in ["kindred_billing_plans", "kindred_billing_events", "kindred_billing_links", "kindred_billing_subscriptions"] {
+            for table in ["kindred_billing_plans", "kindred_billing_heads", "kindred_billing_events", "kindred_billing_links", "kindred_billing_subscriptions"] {
                 let rows = try await application.database.sql.select().column("user_id").from(table)
                     .where("user_id", .equal, session.user.id).all()
                 #expect(rows.isEmpty, "\(table)")

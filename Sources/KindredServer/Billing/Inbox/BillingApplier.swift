@@ -53,14 +53,8 @@ struct BillingApplier: Sendable {
         }
         return try await realtime.transaction { transaction in
             let sql = transaction.sql
-            let recorded = try await sql.insert(into: "kindred_billing_events")
-                .columns("provider", "event_id", "type", "user_id", "outcome", "event_time", "applied_at")
-                .values(
-                    SQLBind(envelope.provider.rawValue), SQLBind(envelope.eventID), SQLBind(String(decoded.type.prefix(100))),
-                    SQLBind(String?.none), SQLBind("pending"), SQLBind(decoded.time), SQLBind(nowMs)
-                )
-                .ignoringConflicts().returning("event_id").all()
-            guard !recorded.isEmpty else { return Outcome.duplicate }
+            // The effect is read first (nothing written yet), then the event's record is written
+            // with its outcome: a conflict means it was applied before, and nothing is written.
             let effect: BillingEffect
             if let event = decoded.revenueCat {
                 effect = try await revenueCat.effect(of: event, now: nowMs, on: sql)
@@ -69,10 +63,14 @@ struct BillingApplier: Sendable {
             } else {
                 effect = .ignored("no event")
             }
-            try await sql.update("kindred_billing_events")
-                .set("user_id", to: SQLBind(effect.userID)).set("outcome", to: effect.outcome)
-                .where("provider", .equal, envelope.provider.rawValue).where("event_id", .equal, envelope.eventID)
-                .run()
+            let recorded = try await sql.insert(into: "kindred_billing_events")
+                .columns("provider", "event_id", "type", "user_id", "outcome", "event_time", "applied_at")
+                .values(
+                    SQLBind(envelope.provider.rawValue), SQLBind(envelope.eventID), SQLBind(String(decoded.type.prefix(100))),
+                    SQLBind(effect.userID), SQLBind(effect.outcome), SQLBind(decoded.time), SQLBind(nowMs)
+                )
+                .ignoringConflicts().returning("event_id").all()
+            guard !recorded.isEmpty else { return Outcome.duplicate }
             _ = try await commit(effect, now: now, on: transaction)
             return Outcome.applied(effect.outcome)
         }
@@ -84,16 +82,21 @@ struct BillingApplier: Sendable {
     func commit(_ effect: BillingEffect, now: Date, on transaction: RealtimeTransaction) async throws -> [String: BillingLedger.Recomputed] {
         let sql = transaction.sql
         let nowMs = now.millisecondsSince1970
-        try await BillingLedger.lock(effect.touched.keys, on: sql)
+        try await BillingLedger.lock(effect.touched.keys.filter { !effect.locked.contains($0) }, on: sql)
         for link in effect.links {
             try await BillingLedger.link(provider: link.provider, externalID: link.externalID, to: link.userID, now: nowMs, on: sql)
         }
+        for transfer in effect.transfers {
+            try await BillingLedger.remember(transfer, now: nowMs, on: sql)
+        }
+        var appended: [String: Int] = [:]
         for entry in effect.appends {
-            try await BillingLedger.append(entry, on: sql)
+            if try await BillingLedger.append(entry, on: sql) { appended[entry.userID, default: 0] += 1 }
         }
         var results: [String: BillingLedger.Recomputed] = [:]
         for (user, app) in effect.touched.sorted(by: { $0.key < $1.key }) {
-            let recomputed = try await ledger.recompute(userID: user, app: app, now: now, on: sql)
+            var recomputed = try await ledger.recompute(userID: user, app: app, now: now, on: sql)
+            recomputed.appended = appended[user] ?? 0
             if recomputed.changed {
                 let payload = BillingRepresentation.entitlements(
                     app: app, snapshot: recomputed.snapshot, settings: ledger.settings.app(app)

@@ -7,8 +7,13 @@ struct BillingEffect: Sendable {
     var appends: [PlanEntry] = []
     /// Provider ids to link to users.
     var links: [(provider: BillingProvider, externalID: String, userID: String)] = []
+    /// Transfers to remember (RevenueCat `TRANSFER`), per source.
+    var transfers: [BillingTransfer] = []
     /// Users whose state must be recomputed (with their apps).
     var touched: [String: AppID] = [:]
+    /// Users whose rows the interpretation already locked in this transaction
+    /// (`BillingLedger.lock`): the commit does not lock them again.
+    var locked: Set<String> = []
     /// What happened, recorded with the event (`applied`, `ignored: …`).
     var outcome: String
 

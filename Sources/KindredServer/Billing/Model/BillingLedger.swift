@@ -17,14 +17,9 @@ struct BillingLedger: Sendable {
             .all().map(BillingRows.plan)
     }
 
-    /// The latest entry of one of the user's lineages (by provider event time), if any.
+    /// The latest entry of one of the user's lineages (by `SubscriptionSnapshot.isLater`), if any.
     static func latest(userID: String, lineage: LineageKey, on sql: any SQLDatabase) async throws -> PlanEntry? {
-        let entries = try await sql.select().columns(BillingRows.planColumns)
-            .from("kindred_billing_plans")
-            .where("user_id", .equal, userID).where("provider", .equal, lineage.provider.rawValue)
-            .where("lineage", .equal, lineage.lineage)
-            .all().map(BillingRows.plan)
-        return entries.max { SubscriptionSnapshot.isLater($1, than: $0) }
+        try await heads(userID: userID, lineage: lineage, on: sql).latest
     }
 
     /// Appends `entry` unless the lineage's latest entry already has its expiration (a no-op,
@@ -32,17 +27,21 @@ struct BillingLedger: Sendable {
     /// - Returns: whether a row was written.
     @discardableResult
     static func append(_ entry: PlanEntry, on sql: any SQLDatabase) async throws -> Bool {
-        if let latest = try await latest(userID: entry.userID, lineage: entry.lineageKey, on: sql),
-            latest.expiration == entry.expiration
-        {
+        let heads = try await Self.heads(userID: entry.userID, lineage: entry.lineageKey, on: sql)
+        if let latest = heads.latest, latest.expiration == entry.expiration {
             return false
         }
-        try await insert(entry, on: sql)
+        try await insert(entry, heads: heads, on: sql)
         return true
     }
 
     /// Inserts an entry without the no-op check (backfills of distinct past periods).
     static func insert(_ entry: PlanEntry, on sql: any SQLDatabase) async throws {
+        try await insert(entry, heads: Self.heads(userID: entry.userID, lineage: entry.lineageKey, on: sql), on: sql)
+    }
+
+    /// Inserts an entry and moves its lineage's heads (`heads` as read in this transaction).
+    private static func insert(_ entry: PlanEntry, heads: LineageHeads, on sql: any SQLDatabase) async throws {
         try await sql.insert(into: "kindred_billing_plans")
             .columns(BillingRows.planColumns + ["updated_at"])
             .values(
@@ -52,6 +51,7 @@ struct BillingLedger: Sendable {
                 SQLBind(entry.eventID), SQLBind(entry.sandbox), SQLBind(entry.createdAt), SQLBind(entry.updatedAt)
             )
             .run()
+        try await advanceHeads(to: entry, from: heads, on: sql)
     }
 
     /// The user's stored record, if any.
@@ -69,17 +69,17 @@ struct BillingLedger: Sendable {
         var after: SubscriptionRecord
         /// The computation it was made from.
         var snapshot: SubscriptionSnapshot
-        /// The history it was computed from.
-        var plans: [PlanEntry]
+        /// Entries written for the user in this commit.
+        var appended: Int = 0
 
         /// Whether what entitlements derive from changed.
         var changed: Bool { before.map { !$0.sameComputation(as: after) } ?? true }
     }
 
-    /// Recomputes the user's state from the history and stores the record (creating it with
-    /// the denormalised user fields when the app allows them).
+    /// Recomputes the user's state from the lineages' heads (`current(of:)`) and stores the
+    /// record (creating it with the denormalised user fields when the app allows them).
     func recompute(userID: String, app: AppID, now: Date, on sql: any SQLDatabase) async throws -> Recomputed {
-        let plans = try await Self.plans(of: userID, on: sql)
+        let plans = try await Self.current(of: userID, on: sql)
         let appSettings = settings.app(app)
         let snapshot = SubscriptionSnapshot.compute(
             plans: plans, now: Int64(now.timeIntervalSince1970.rounded(.down)), sandboxGrantsAccess: appSettings.sandboxGrantsAccess
@@ -97,11 +97,11 @@ struct BillingLedger: Sendable {
         after.platform = snapshot.current?.latest.platform
         after.planType = snapshot.current?.latest.planType
         if let before, before.sameComputation(as: after) {
-            return Recomputed(before: before, after: before, snapshot: snapshot, plans: plans)
+            return Recomputed(before: before, after: before, snapshot: snapshot)
         }
         after.updatedAt = nowMs
         try await Self.save(after, on: sql)
-        return Recomputed(before: before, after: after, snapshot: snapshot, plans: plans)
+        return Recomputed(before: before, after: after, snapshot: snapshot)
     }
 
     /// Inserts or replaces a record.

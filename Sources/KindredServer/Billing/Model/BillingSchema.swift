@@ -4,7 +4,7 @@ import SQLKit
 /// The tables of billing. Append only: a change is a new migration at the end.
 enum BillingSchema {
     /// The billing migrations, in order.
-    static let migrations: [Migration] = [createBilling]
+    static let migrations: [Migration] = [createBilling, createHeads, createTransfers]
 
     /// Plan history, per-user subscription records, applied provider events and provider links.
     static let createBilling = Migration("0008_billing") { sql in
@@ -79,6 +79,8 @@ enum BillingSchema {
     static let userDataEntry = UserDataEntry(
         domain: "billing",
         tables: [
+            UserDataTable("kindred_billing_heads"),
+            UserDataTable("kindred_billing_transfers", userColumn: "to_user_id"),
             UserDataTable("kindred_billing_plans"),
             UserDataTable("kindred_billing_events"),
             UserDataTable("kindred_billing_links"),

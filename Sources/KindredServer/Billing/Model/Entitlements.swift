@@ -15,12 +15,12 @@ public struct Entitlements: Sendable {
         self.settings = settings
     }
 
-    /// The user's app and computed state, from the plan history at the current time.
+    /// The user's app and computed state, from the lineages' heads at the current time.
     /// - Throws: when the database fails; `nil` app means there is no such user.
     public func snapshot(userID: String) async throws -> (app: AppID?, snapshot: SubscriptionSnapshot) {
         let sql = database.sql
         guard let app = try await BillingLedger.app(ofUser: userID, on: sql) else { return (nil, .unknown) }
-        let plans = try await BillingLedger.plans(of: userID, on: sql)
+        let plans = try await BillingLedger.current(of: userID, on: sql)
         let now = Int64(clock.now().timeIntervalSince1970.rounded(.down))
         return (app, SubscriptionSnapshot.compute(plans: plans, now: now, sandboxGrantsAccess: settings.app(app).sandboxGrantsAccess))
     }

@@ -48,6 +48,7 @@ struct RevenueCatInterpreter: Sendable {
         var effect = BillingEffect(userID: user, outcome: "applied")
         effect.links = links(event.candidateUserIDs, to: user)
         effect.touched[user] = app
+        effect.locked.insert(user)  // by resolve
         let eventSeconds = event.eventTimestampMs / 1000
         let productID = (event.type == "PRODUCT_CHANGE" ? event.newProductID : nil) ?? event.productID ?? "unknown"
         let lineage = event.originalTransactionID ?? event.transactionID ?? "rc:\(productID)"
@@ -79,56 +80,16 @@ struct RevenueCatInterpreter: Sendable {
         {
             expiration = min(expiration, latest.expiration)
         }
-        effect.appends.append(
-            PlanEntry(
-                id: newID(), userID: user, app: app, planType: settings.app(app).planType(for: productID),
-                productID: productID, platform: event.platform, provider: .revenuecat, lineage: lineage, kind: kind,
-                expiration: expiration, eventTime: event.eventTimestampMs, eventID: event.id, sandbox: event.isSandbox,
-                createdAt: now
-            )
+        let entry = PlanEntry(
+            id: newID(), userID: user, app: app, planType: settings.app(app).planType(for: productID),
+            productID: productID, platform: event.platform, provider: .revenuecat, lineage: lineage, kind: kind,
+            expiration: expiration, eventTime: event.eventTimestampMs, eventID: event.id, sandbox: event.isSandbox,
+            createdAt: now
         )
-        return effect
-    }
-
-    /// `TRANSFER`: every RevenueCat lineage of the `transferred_from` users that still grants
-    /// access ends at the event time there and continues, with the same expiration, for the
-    /// first `transferred_to` user.
-    func transfer(_ event: RevenueCatEvent, now: Int64, on sql: any SQLDatabase) async throws -> BillingEffect {
-        let (target, targetApp) = try await resolve(event.transferredTo ?? [], on: sql)
-        var effect = BillingEffect(userID: target, outcome: "applied: transfer")
-        effect.touched[target] = targetApp
-        effect.links = links(event.transferredTo ?? [], to: target)
-        let eventSeconds = event.eventTimestampMs / 1000
-        var sources: [String] = []
-        for id in event.transferredFrom ?? [] {
-            if let resolved = try? await resolve([id], on: sql), resolved.0 != target, !sources.contains(resolved.0) {
-                sources.append(resolved.0)
-                effect.touched[resolved.0] = resolved.1
-            }
-        }
-        for source in sources {
-            let snapshot = SubscriptionSnapshot.compute(
-                plans: try await BillingLedger.plans(of: source, on: sql), now: eventSeconds, sandboxGrantsAccess: true
-            )
-            for lineage in snapshot.lineages where lineage.key.provider == .revenuecat && lineage.isActive {
-                let latest = lineage.latest
-                effect.appends.append(
-                    PlanEntry(
-                        id: newID(), userID: source, app: latest.app, planType: latest.planType, productID: latest.productID,
-                        platform: latest.platform, provider: .revenuecat, lineage: latest.lineage, kind: .transferOut,
-                        expiration: eventSeconds, eventTime: event.eventTimestampMs, eventID: event.id,
-                        sandbox: latest.sandbox, createdAt: now
-                    )
-                )
-                effect.appends.append(
-                    PlanEntry(
-                        id: newID(), userID: target, app: targetApp, planType: latest.planType, productID: latest.productID,
-                        platform: latest.platform, provider: .revenuecat, lineage: latest.lineage, kind: .transferIn,
-                        expiration: latest.expiration, eventTime: event.eventTimestampMs, eventID: event.id,
-                        sandbox: latest.sandbox, createdAt: now
-                    )
-                )
-            }
+        effect.appends.append(entry)
+        if granting {
+            // A TRANSFER applied before this (earlier) purchase or renewal moves it now.
+            try await followTransfers(of: entry, fromIDs: [user] + event.candidateUserIDs, now: now, into: &effect, on: sql)
         }
         return effect
     }

@@ -81,9 +81,8 @@ struct BillingSync: Sendable {
                     effect.appends.append(entry)
                 }
             }
-            let before = try await BillingLedger.plans(of: userID, on: transaction.sql).count
             let results = try await applier.commit(effect, now: now, on: transaction)
-            return (results[userID]?.plans.count ?? before) - before
+            return results[userID]?.appended ?? 0
         }
     }
 
@@ -142,9 +141,8 @@ struct BillingSync: Sendable {
                     )
                 )
             }
-            let before = try await BillingLedger.plans(of: userID, on: transaction.sql).count
             let results = try await applier.commit(effect, now: now, on: transaction)
-            return (results[userID]?.plans.count ?? before) - before
+            return results[userID]?.appended ?? 0
         }
     }
 }

@@ -1,0 +1,82 @@
+import KindredStore
+import SQLKit
+
+extension BillingLedger {
+    /// The head entries of one lineage of a user: for each sandbox flag, its latest entry and
+    /// its latest trial entry (at most four entries, read through `kindred_billing_heads`).
+    struct LineageHeads: Sendable {
+        /// The entries the heads name.
+        var entries: [PlanEntry]
+
+        /// The lineage's latest entry over both sandbox flags.
+        var latest: PlanEntry? { Self.latest(of: entries) }
+
+        /// The latest entry with this sandbox flag.
+        func head(sandbox: Bool) -> PlanEntry? { Self.latest(of: entries.filter { $0.sandbox == sandbox }) }
+
+        /// The latest trial entry with this sandbox flag.
+        func trialHead(sandbox: Bool) -> PlanEntry? {
+            Self.latest(of: entries.filter { $0.sandbox == sandbox && $0.kind == .trial })
+        }
+
+        /// The latest of `entries` by `SubscriptionSnapshot.isLater`.
+        static func latest(of entries: [PlanEntry]) -> PlanEntry? {
+            entries.max { SubscriptionSnapshot.isLater($1, than: $0) }
+        }
+    }
+
+    /// The heads of one of the user's lineages (one indexed read).
+    static func heads(userID: String, lineage: LineageKey, on sql: any SQLDatabase) async throws -> LineageHeads {
+        let rows = try await sql.raw("""
+            SELECT \(unsafeRaw: Self.planSelectList) FROM kindred_billing_plans WHERE id IN (
+                SELECT plan_id FROM kindred_billing_heads
+                    WHERE user_id = \(bind: userID) AND provider = \(bind: lineage.provider.rawValue) AND lineage = \(bind: lineage.lineage)
+                UNION
+                SELECT trial_plan_id FROM kindred_billing_heads
+                    WHERE user_id = \(bind: userID) AND provider = \(bind: lineage.provider.rawValue) AND lineage = \(bind: lineage.lineage)
+                        AND trial_plan_id IS NOT NULL)
+            """).all()
+        return LineageHeads(entries: try rows.map(BillingRows.plan))
+    }
+
+    /// The entries the user's state depends on: every lineage's latest entry and latest trial
+    /// entry, per sandbox flag. `SubscriptionSnapshot.compute` gives the same snapshot for these
+    /// as for the whole history (it reads only each lineage's latest counted entry and the
+    /// latest counted trial, and each of those is a head of its sandbox flag), and the set is
+    /// empty exactly when the history is.
+    static func current(of userID: String, on sql: any SQLDatabase) async throws -> [PlanEntry] {
+        let rows = try await sql.raw("""
+            SELECT \(unsafeRaw: Self.planSelectList) FROM kindred_billing_plans WHERE id IN (
+                SELECT plan_id FROM kindred_billing_heads WHERE user_id = \(bind: userID)
+                UNION
+                SELECT trial_plan_id FROM kindred_billing_heads WHERE user_id = \(bind: userID) AND trial_plan_id IS NOT NULL)
+            """).all()
+        return try rows.map(BillingRows.plan)
+    }
+
+    /// Moves the heads of `entry`'s lineage and sandbox flag to it where it is later, in the
+    /// caller's transaction (callers hold the user's lock, `lock(_:on:)`).
+    static func advanceHeads(to entry: PlanEntry, from heads: LineageHeads, on sql: any SQLDatabase) async throws {
+        let head = heads.head(sandbox: entry.sandbox)
+        let trialHead = heads.trialHead(sandbox: entry.sandbox)
+        let planID = head.map { SubscriptionSnapshot.isLater(entry, than: $0) ? entry.id : $0.id } ?? entry.id
+        var trialID = trialHead?.id
+        if entry.kind == .trial, trialHead.map({ SubscriptionSnapshot.isLater(entry, than: $0) }) ?? true {
+            trialID = entry.id
+        }
+        guard planID != head?.id || trialID != trialHead?.id else { return }
+        try await sql.insert(into: "kindred_billing_heads")
+            .columns("user_id", "provider", "lineage", "sandbox", "plan_id", "trial_plan_id")
+            .values(
+                SQLBind(entry.userID), SQLBind(entry.provider.rawValue), SQLBind(entry.lineage), SQLBind(entry.sandbox),
+                SQLBind(planID), SQLBind(trialID)
+            )
+            .onConflict(with: ["user_id", "provider", "lineage", "sandbox"]) { conflict in
+                conflict.set(excludedValueOf: "plan_id").set(excludedValueOf: "trial_plan_id")
+            }
+            .run()
+    }
+
+    /// The plan columns as a select list.
+    static var planSelectList: String { BillingRows.planColumns.joined(separator: ", ") }
+}
