@@ -9,9 +9,10 @@ import Testing
 /// `admin.purge-sessions`: console sessions past their lifetime or idle timeout are deleted.
 @Suite struct AdminSessionPurgeTests {
     @Test(arguments: Backend.all) func endedSessionsArePurged(backend: Backend) async throws {
-        var settings = AdminSettings()
-        settings.idleTimeout = .seconds(30 * 60)
-        settings.sessionLifetime = .seconds(3600)
+        var configured = AdminSettings()
+        configured.idleTimeout = .seconds(30 * 60)
+        configured.sessionLifetime = .seconds(3600)
+        let settings = configured
         let clock = TestClock(start: Date(timeIntervalSince1970: 1_800_000_000))
         try await AdminTestApp.run(on: backend, settings: settings, clock: clock) { app, client in
             var quiet = Logger(label: "kindred.test")
