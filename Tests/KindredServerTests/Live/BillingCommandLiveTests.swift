@@ -44,8 +44,8 @@ import Testing
             let events = try kindred("events", "--limit", "5")
             #expect(events.status == 0, "\(events.stderr)")
             #expect(events.stdout == """
-                2025-06-15T14:26:40Z\tstripe\tevt_cli_1\tcustomer.subscription.created\t\(user)\tapplied\t2025-06-15T14:26:10Z
-                2025-06-15T14:26:40Z\trevenuecat\trc-cli-1\tINITIAL_PURCHASE\t\(user)\tapplied\t2025-06-15T14:25:40Z
+                2025-06-15T15:06:40Z\tstripe\tevt_cli_1\tcustomer.subscription.created\t\(user)\tapplied\t2025-06-15T15:06:10Z
+                2025-06-15T15:06:40Z\trevenuecat\trc-cli-1\tINITIAL_PURCHASE\t\(user)\tapplied\t2025-06-15T15:05:40Z
 
                 """)
             let none = try kindred("events", "--user", other)
@@ -82,7 +82,7 @@ import Testing
         computed latest expiration\t2100-01-01T00:00:00Z
         computed trial end\t-
         computed double billing\tyes
-        links\trevenuecat:\(user) stripe:cus_cli
+        links\tstripe:cus_cli
         stored state\tactive
         active\tActive
         latest expiration\t2100-01-01T00:00:00Z
@@ -93,10 +93,10 @@ import Testing
         platform\tweb
         username\t-
         e-mail\tdora@example.com
-        plan\tpulsecheck-annual\tpc_1y\tios\trevenuecat\totx-cli\tpurchase\t2100-01-01T00:00:00Z\t2025-06-15T14:25:40Z\trc-cli-1
-        plan\tpulsecheck-monthly\tpc_1m\tweb\tstripe\tsub_cli\tpurchase\t2100-01-01T00:00:00Z\t2025-06-15T14:26:10Z\tevt_cli_1
-        event\t2025-06-15T14:26:40Z\tstripe\tevt_cli_1\tcustomer.subscription.created\t\(user)\tapplied\t2025-06-15T14:26:10Z
-        event\t2025-06-15T14:26:40Z\trevenuecat\trc-cli-1\tINITIAL_PURCHASE\t\(user)\tapplied\t2025-06-15T14:25:40Z
+        plan\tpulsecheck-annual\tpc_1y\tios\trevenuecat\totx-cli\tpurchase\t2100-01-01T00:00:00Z\t2025-06-15T15:05:40Z\trc-cli-1
+        plan\tpulsecheck-monthly\tpc_1m\tweb\tstripe\tsub_cli\tpurchase\t2100-01-01T00:00:00Z\t2025-06-15T15:06:10Z\tevt_cli_1
+        event\t2025-06-15T15:06:40Z\tstripe\tevt_cli_1\tcustomer.subscription.created\t\(user)\tapplied\t2025-06-15T15:06:10Z
+        event\t2025-06-15T15:06:40Z\trevenuecat\trc-cli-1\tINITIAL_PURCHASE\t\(user)\tapplied\t2025-06-15T15:05:40Z
 
         """
     }
