@@ -7,7 +7,7 @@ struct Kindred: AsyncParsableCommand {
         commandName: "kindred",
         abstract: "Kindred: the privacy-first backend and device toolkit.",
         subcommands: [
-            ServeCommand.self, MigrateCommand.self, UsersCommand.self, AdminCommand.self, JobsCommand.self, QueueCommand.self,
+            ServeCommand.self, MigrateCommand.self, UsersCommand.self, AdminCommand.self, BillingCommand.self, JobsCommand.self, QueueCommand.self,
             AccountCommand.self, CryptoCommand.self, CloserCommand.self,
         ]
     )

@@ -6,11 +6,11 @@ extension AdminConsole {
     func deadLettersPage(_ request: Request) async throws -> Response {
         let session = try await session(request)
         let queueName = try Self.queueFilter(Self.query(request)["queue"])
-        return try await deadLetters(session: session, queue: queueName, notice: nil)
+        return try await deadLetters(session: session, queue: queueName, notice: try await sessions.takeFlash(session))
     }
 
     /// `POST /admin/dead-letters/redrive` (CSRF-checked): `id=…` re-drives one, `all=1` every
-    /// one (of `queue`, if given).
+    /// one (of `queue`, if given); then 303 to the list, which shows what happened once.
     func redrive(_ request: Request, context: KindredRequestContext) async throws -> Response {
         let (session, form) = try await postedForm(request, context: context)
         let queueName = try Self.queueFilter(form["queue"])
@@ -29,7 +29,8 @@ extension AdminConsole {
             throw AdminRefusal.badRequest("give a dead letter's id or all=1")
         }
         logger.notice("admin re-drive", metadata: ["operator": "\(session.operatorID)", "result": "\(notice)"])
-        return try await deadLetters(session: session, queue: queueName, notice: notice)
+        try await sessions.setFlash(notice, for: session)
+        return Self.redirect(to: AdminViews.link("/admin/dead-letters", [("queue", queueName)]))
     }
 
     private func deadLetters(session: AdminSession, queue queueName: String?, notice: String?) async throws -> Response {

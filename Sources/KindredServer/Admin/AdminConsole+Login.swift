@@ -12,8 +12,9 @@ extension AdminConsole {
     }
 
     /// `POST /admin/login`: checks the login CSRF token, the rate limits (failed logins per
-    /// operator e-mail and per client address in 15 minutes), then the password; on success
-    /// starts a new session (a new token, so a planted cookie is never promoted).
+    /// operator e-mail and per client address in 15 minutes; the per-address limit is lifted for
+    /// loopback clients when `auth.loopbackExempt` is set, as the accounts' are), then the
+    /// password; on success starts a new session (a new token, so a planted cookie is never promoted).
     func logIn(_ request: Request, context: KindredRequestContext) async throws -> Response {
         let form = try await Self.form(request, context: context)
         guard let expected = request.cookies[Self.loginCookie]?.value, let sent = form.raw("csrf"),
@@ -24,7 +25,10 @@ extension AdminConsole {
         let address = RequestScope.current?.clientAddress ?? context.peerAddress ?? "unknown"
         let operatorKey = "admin-login:" + email.prefix(150)
         let addressKey = "admin-login-address:" + address.prefix(100)
-        for (key, limit) in [(operatorKey, settings.loginFailuresPerOperator), (addressKey, settings.loginFailuresPerAddress)] {
+        let addressExempt = loopbackExempt && TrustedProxies.isLoopback(address)
+        var limits = [(operatorKey, settings.loginFailuresPerOperator)]
+        if !addressExempt { limits.append((addressKey, settings.loginFailuresPerAddress)) }
+        for (key, limit) in limits {
             if case .retryAfter(let seconds) = try await rateLimiter.peek(key: key, limit: limit, window: Self.loginWindow) {
                 var response = loginForm(
                     request, context: context, email: email,
@@ -36,7 +40,7 @@ extension AdminConsole {
         }
         guard let signedIn = try await operators.verify(email: email, password: password) else {
             try await rateLimiter.record(key: operatorKey)
-            try await rateLimiter.record(key: addressKey)
+            if !addressExempt { try await rateLimiter.record(key: addressKey) }
             logger.notice("admin login failed", metadata: ["address": "\(address)"])
             return loginForm(
                 request, context: context, email: email, error: "The e-mail address or password is wrong.",

@@ -15,7 +15,7 @@ extension AdminConsole {
         let platform = query["platform"].flatMap { AdminSubscriptionQuery.platforms.contains($0) ? $0 : nil }
         let pageNumber = min(max(Int(query["page"] ?? "1") ?? 1, 1), 100_000)
         var view = AdminViews.Subscriptions(
-            session: Self.view(session), q: search ?? "",
+            session: Self.view(session), notice: try await sessions.takeFlash(session), q: search ?? "",
             statuses: AdminSubscriptionQuery.statuses.map { .init(value: $0, selected: $0 == status) },
             platforms: AdminSubscriptionQuery.platforms.map { .init(value: $0, selected: $0 == platform) },
             total: 0, pageNumber: pageNumber, pageCount: 1, rows: [], previousLink: nil, nextLink: nil,
@@ -47,11 +47,12 @@ extension AdminConsole {
     /// `GET /admin/subscriptions/:user`: the computed state, the plan history and the actions.
     func detailPage(_ request: Request, context: KindredRequestContext) async throws -> Response {
         let session = try await session(request)
-        return try await detail(userID: try Self.userID(context), session: session, notice: nil)
+        return try await detail(userID: try Self.userID(context), session: session, notice: try await sessions.takeFlash(session))
     }
 
     /// `POST /admin/subscriptions/:user/refresh` and `…/sync` (CSRF-checked): recompute the
-    /// record, or run both provider syncs first; then the detail page with what happened.
+    /// record, or run both provider syncs first; then 303 to the detail page, which shows what
+    /// happened once (a reload does not post again).
     func detailAction(_ request: Request, context: KindredRequestContext, sync: Bool) async throws -> Response {
         let (session, _) = try await postedForm(request, context: context)
         let userID = try Self.userID(context)
@@ -66,11 +67,13 @@ extension AdminConsole {
             notice = "Recomputed."
         }
         logger.notice("admin \(sync ? "sync" : "refresh")", metadata: ["operator": "\(session.operatorID)", "user": "\(userID)"])
-        return try await detail(userID: userID, session: session, notice: notice)
+        try await sessions.setFlash(notice, for: session)
+        return Self.redirect(to: AdminViews.detailLink(userID))
     }
 
     /// `POST /admin/backfills/:kind` (CSRF-checked) with `mode=dry-run` (the report, nothing
-    /// written, and a form to write it) or `mode=apply`; `user=…` limits it to one user.
+    /// written, and a form to write it) or `mode=apply` (writes, then 303 to the user's detail or
+    /// the table, which shows the report's summary once); `user=…` limits it to one user.
     func backfill(_ request: Request, context: KindredRequestContext) async throws -> Response {
         let (session, form) = try await postedForm(request, context: context)
         guard let kind = context.parameters.get("kind").flatMap(AdminBackfillKind.init(rawValue:)) else {
@@ -88,14 +91,25 @@ extension AdminConsole {
             logger.notice(
                 "admin backfill", metadata: ["operator": "\(session.operatorID)", "kind": "\(kind.rawValue)", "changes": "\(report.changes.count)"]
             )
+            try await sessions.setFlash(Self.summary(kind, report), for: session)
+            return Self.redirect(to: userID.map(AdminViews.detailLink) ?? "/admin/subscriptions")
         }
         let view = AdminViews.Backfill(
-            title: kind.title + (dryRun ? " — dry run" : " — written"), session: Self.view(session), kind: kind.rawValue,
-            userID: userID, dryRun: dryRun, examined: report.examined, changeCount: report.changes.count,
+            title: kind.title + " — dry run", session: Self.view(session), kind: kind.rawValue,
+            userID: userID, examined: report.examined, changeCount: report.changes.count,
             failureCount: report.failures.count, changes: report.changes.map { .init(userID: $0.userID, summary: $0.summary) },
-            hasFailures: !report.failures.isEmpty, failures: report.failures, canApply: dryRun && !report.changes.isEmpty
+            hasFailures: !report.failures.isEmpty, failures: report.failures, canApply: !report.changes.isEmpty
         )
         return templates.page("backfill", view)
+    }
+
+    /// The notice a written backfill leaves: the counts, then each change (cut to the flash's length).
+    static func summary(_ kind: AdminBackfillKind, _ report: AdminBackfillReport) -> String {
+        var text = "\(kind.title): wrote \(report.changes.count) changes (examined \(report.examined); "
+            + "\(report.failures.count) failures)."
+        for change in report.changes { text += " \(change.userID): \(change.summary)." }
+        if !report.failures.isEmpty { text += " Could not read: \(report.failures.joined(separator: ", "))." }
+        return text
     }
 
     private func detail(userID: String, session: AdminSession, notice: String?) async throws -> Response {

@@ -19,6 +19,8 @@ struct AdminConsole: Sendable {
     let sessions: AdminSessions
     let settings: AdminSettings
     let trustedProxies: TrustedProxies
+    /// Whether loopback clients skip the per-address login limit (`auth.loopbackExempt`).
+    let loopbackExempt: Bool
     let rateLimiter: RateLimiter
     let queue: WorkQueue
     let subscriptions: any AdminSubscriptionDirectory

@@ -8,7 +8,7 @@ import SQLKit
 /// them (no `user_id` column).
 enum AdminSchema {
     /// The admin console's migrations, in order.
-    static let migrations: [Migration] = [createAdmin]
+    static let migrations: [Migration] = [createAdmin, addFlash]
 
     /// Operators and their console sessions.
     static let createAdmin = Migration("0009_admin_console") { sql in
@@ -34,5 +34,11 @@ enum AdminSchema {
             .column("operator_id").run()
         try await sql.create(index: "kindred_admin_sessions_expiry").on("kindred_admin_sessions")
             .column("expires_at").run()
+    }
+
+    /// A one-shot notice per session (Post/Redirect/Get): a form's POST stores what it did, the
+    /// page it redirects to shows it once and clears it.
+    static let addFlash = Migration("0009b_admin_session_flash") { sql in
+        try await sql.alter(table: "kindred_admin_sessions").column("flash", type: .text).run()
     }
 }

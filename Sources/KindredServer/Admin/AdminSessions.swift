@@ -12,6 +12,10 @@ struct AdminSession: Sendable, Equatable {
     var email: String
     /// The session's CSRF token: every form carries it, every POST must send it back.
     var csrfToken: String
+    /// The stored hash of the session's cookie token (its key in the table).
+    var tokenHash: String
+    /// The notice a form's POST left for the next page (shown once), if any.
+    var flash: String? = nil
 }
 
 /// The console's server-side sessions: the cookie holds 32 random bytes (hex), the table their
@@ -54,7 +58,8 @@ struct AdminSessions: Sendable {
         let hash = Self.hash(token)
         guard let row = try await database.sql.select()
             .column(SQLColumn("operator_id", table: "s")).column(SQLColumn("csrf_token", table: "s"))
-            .column(SQLColumn("last_seen_at", table: "s")).column(SQLColumn("email", table: "o"))
+            .column(SQLColumn("last_seen_at", table: "s")).column(SQLColumn("flash", table: "s"))
+            .column(SQLColumn("email", table: "o"))
             .from(SQLAlias(SQLIdentifier("kindred_admin_sessions"), as: SQLIdentifier("s")))
             .join(
                 SQLAlias(SQLIdentifier("kindred_admin_operators"), as: SQLIdentifier("o")), method: SQLJoinMethod.inner,
@@ -74,8 +79,42 @@ struct AdminSessions: Sendable {
         return AdminSession(
             operatorID: try row.decode(column: "operator_id", as: String.self),
             email: try row.decode(column: "email", as: String.self),
-            csrfToken: try row.decode(column: "csrf_token", as: String.self)
+            csrfToken: try row.decode(column: "csrf_token", as: String.self), tokenHash: hash,
+            flash: try row.decode(column: "flash", as: String?.self)
         )
+    }
+
+    /// The longest flash notice kept (longer ones are cut, with an ellipsis).
+    static let maxFlashLength = 2000
+
+    /// Leaves `notice` for the next page of `session` (Post/Redirect/Get), replacing any earlier one.
+    func setFlash(_ notice: String, for session: AdminSession) async throws {
+        let text = notice.count > Self.maxFlashLength ? String(notice.prefix(Self.maxFlashLength - 1)) + "…" : notice
+        try await database.sql.update("kindred_admin_sessions").set("flash", to: SQLBind(text))
+            .where("token_hash", .equal, session.tokenHash).run()
+    }
+
+    /// The session's flash notice, cleared so that a reload does not show it again.
+    func takeFlash(_ session: AdminSession) async throws -> String? {
+        guard let flash = session.flash else { return nil }
+        try await database.sql.update("kindred_admin_sessions").set("flash", to: SQLLiteral.null)
+            .where("token_hash", .equal, session.tokenHash).run()
+        return flash
+    }
+
+    /// Deletes at most `limit` sessions that have ended by `now`: past their lifetime, or unused
+    /// for the idle timeout (the housekeeping job `admin.purge-sessions`).
+    /// - Returns: how many were deleted.
+    func purgeEnded(now: Date, limit: Int) async throws -> Int {
+        let nowMs = now.millisecondsSince1970
+        let ended = try await database.sql.select().column("token_hash").from("kindred_admin_sessions")
+            .where("expires_at", .lessThanOrEqual, SQLBind(nowMs))
+            .orWhere("last_seen_at", .lessThanOrEqual, SQLBind(nowMs - settings.idleTimeout.milliseconds))
+            .limit(limit).all()
+            .map { try $0.decode(column: "token_hash", as: String.self) }
+        guard !ended.isEmpty else { return 0 }
+        try await database.sql.delete(from: "kindred_admin_sessions").where("token_hash", .in, ended).run()
+        return ended.count
     }
 
     /// Ends the session of a cookie token (logout).

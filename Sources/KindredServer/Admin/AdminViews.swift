@@ -102,14 +102,13 @@ enum AdminViews {
         var userID, summary: String
     }
 
-    /// `backfill.mustache`.
+    /// `backfill.mustache`: a dry run's report (an apply redirects instead).
     struct Backfill {
         var title: String
         var session: Session
         var notice: String? = nil
         var kind: String
         var userID: String?
-        var dryRun: Bool
         var examined, changeCount, failureCount: Int
         var changes: [Change]
         var hasFailures: Bool

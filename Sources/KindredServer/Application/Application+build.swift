@@ -201,6 +201,7 @@ func makeAdminConsole(_ dependencies: Dependencies, billing: BillingAdministrati
         operators: AdminOperators(database: dependencies.database, clock: dependencies.clock, hasher: hasher),
         sessions: AdminSessions(database: dependencies.database, clock: dependencies.clock, settings: dependencies.admin),
         settings: dependencies.admin, trustedProxies: dependencies.auth.trustedProxies,
+        loopbackExempt: dependencies.auth.loopbackExempt,
         rateLimiter: RateLimiter(database: dependencies.database, clock: dependencies.clock),
         queue: dependencies.platform.queue,
         subscriptions: dependencies.adminSubscriptions ?? BillingConsoleDirectory(billing: billing, clock: dependencies.clock),
@@ -259,7 +260,8 @@ public func buildApplication(
         )
         let platform = try Platform.server(
             database: database, clock: clock, logger: logger, settings: configuration.platform,
-            realtime: configuration.realtime, closer: configuration.closer, closerEntitlements: closerEntitlements
+            realtime: configuration.realtime, closer: configuration.closer, closerEntitlements: closerEntitlements,
+            admin: configuration.admin
         )
         var dependencies = Dependencies(
             database: database,

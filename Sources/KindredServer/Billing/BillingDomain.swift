@@ -21,10 +21,8 @@ struct BillingDomain: Sendable {
         let database = dependencies.database
         let clock = dependencies.clock
         let applier = BillingApplier(database: database, settings: settings, realtime: realtime, clock: clock)
-        let stripe = settings.stripeAPIKey.map { StripeClient(client: httpClient, baseURL: settings.stripeBaseURL, apiKey: $0) }
-        let revenueCat = settings.revenueCatProjects.isEmpty ? nil : RevenueCatClient(client: httpClient, baseURL: settings.revenueCatBaseURL)
-        let sync = BillingSync(
-            database: database, applier: applier, settings: settings, clock: clock, stripe: stripe, revenueCat: revenueCat
+        let sync = BillingSync.configured(
+            database: database, applier: applier, settings: settings, clock: clock, httpClient: httpClient
         )
         let entitlements = Entitlements(database: database, clock: clock, settings: settings)
         try dependencies.platform.worker.register(BillingInbox.handler(applier: applier, settings: settings))

@@ -63,7 +63,7 @@ public struct Platform: Sendable {
     public static func server(
         database: Database, clock: any WallClock, logger: Logger, settings: Settings = Settings(),
         realtime: RealtimeSettings = RealtimeSettings(), closer: CloserSettings = CloserSettings(),
-        closerEntitlements: any CloserEntitlements = FreeOnlyEntitlements()
+        closerEntitlements: any CloserEntitlements = FreeOnlyEntitlements(), admin: AdminSettings = AdminSettings()
     ) throws -> Platform {
         let platform = Platform(database: database, clock: clock, logger: logger, settings: settings)
         try platform.registerHousekeeping(database: database, clock: clock)
@@ -71,6 +71,7 @@ public struct Platform: Sendable {
         try NotificationsQueue.registerJobs(on: platform)
         try RealtimeEventStore.registerJobs(on: platform, settings: realtime)
         try CloserJobs.register(on: platform, database: database, clock: clock, settings: closer, entitlements: closerEntitlements)
+        try AdminJobs.register(on: platform, database: database, clock: clock, settings: admin)
         // Later domains add their registration here.
         return platform
     }

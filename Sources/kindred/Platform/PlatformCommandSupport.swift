@@ -15,7 +15,8 @@ func withPlatform<T>(_ options: ServerOptions, _ body: (Platform) async throws -
             realtime: settings.server.realtime, closer: settings.server.closer,
             closerEntitlements: BillingCloserEntitlements(
                 Entitlements(database: database, clock: SystemClock(), settings: settings.server.billing)
-            )
+            ),
+            admin: settings.server.admin
         )
         let result = try await body(platform)
         await database.close()

@@ -161,4 +161,28 @@ import Testing
             #expect(r5.status == .unauthorized)
         }
     }
+
+    /// The per-address login limit follows `auth.loopbackExempt` as the accounts' limits do;
+    /// the per-operator limit applies to every address.
+    @Test(arguments: [false, true]) func theAddressLimitFollowsLoopbackExempt(exempt: Bool) async throws {
+        var auth = TestApplication.testAuth
+        auth.loopbackExempt = exempt
+        var settings = AdminSettings()
+        settings.loginFailuresPerAddress = 2
+        try await AdminTestApp.run(settings: settings, auth: auth, testing: .live) { _, client in
+            for email in ["a@example.com", "b@example.com"] {
+                let wrong = try await client.adminLogInResponse(email: email, password: "wrong password")
+                #expect(wrong.status == .unauthorized)
+            }
+            let third = try await client.adminLogInResponse()
+            #expect(third.status == (exempt ? .seeOther : .tooManyRequests))
+            guard exempt else { return }
+            for _ in 1...5 {
+                let wrong = try await client.adminLogInResponse(password: "wrong password")
+                #expect(wrong.status == .unauthorized)
+            }
+            let limited = try await client.adminLogInResponse()
+            #expect(limited.status == .tooManyRequests)
+        }
+    }
 }

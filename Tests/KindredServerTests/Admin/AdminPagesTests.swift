@@ -75,13 +75,24 @@ import Testing
             }
             #expect(app.directory?.calls.withLock { $0.filter { !$0.hasPrefix("search") } } == [])
 
+            // Post/Redirect/Get: each action answers 303 to the detail page, which shows what happened once.
             let synced = try await client.adminPost("/admin/subscriptions/user-1/sync", cookies: session, fields: [("csrf", browser.csrf)])
-            #expect(synced.status == .ok)
-            #expect(String(buffer: synced.body).contains("Synced: 2 plan entries appended; could not read revenuecat."))
+            #expect(synced.status == .seeOther)
+            #expect(synced.headers[.location] == "/admin/subscriptions/user-1")
+            let afterSync = try await client.adminGet("/admin/subscriptions/user-1", cookie: browser.cookie)
+            #expect(String(buffer: afterSync.body).contains(
+                #"<p class="notice" id="notice">Synced: 2 plan entries appended; could not read revenuecat.</p>"#
+            ))
+            let reloaded = try await client.adminGet("/admin/subscriptions/user-1", cookie: browser.cookie)
+            #expect(reloaded.status == .ok)
+            #expect(!String(buffer: reloaded.body).contains(#"id="notice""#))
             let refreshed = try await client.adminPost(
                 "/admin/subscriptions/user-1/refresh", cookies: session, fields: [("csrf", browser.csrf)]
             )
-            #expect(String(buffer: refreshed.body).contains(#"<p class="notice" id="notice">Recomputed.</p>"#))
+            #expect(refreshed.status == .seeOther)
+            #expect(refreshed.headers[.location] == "/admin/subscriptions/user-1")
+            let afterRefresh = try await client.adminGet("/admin/subscriptions/user-1", cookie: browser.cookie)
+            #expect(String(buffer: afterRefresh.body).contains(#"<p class="notice" id="notice">Recomputed.</p>"#))
             #expect(app.directory?.calls.withLock { $0.filter { !$0.hasPrefix("search") } } == ["sync(user-1)", "refresh(user-1)"])
         }
     }
@@ -102,7 +113,21 @@ import Testing
             let apply = try await client.adminPost(
                 "/admin/backfills/user-fields", cookies: session, fields: [("csrf", browser.csrf), ("mode", "apply")]
             )
-            #expect(String(buffer: apply.body).contains("Written."))
+            #expect(apply.status == .seeOther)
+            #expect(apply.headers[.location] == "/admin/subscriptions")
+            let written = try await client.adminGet("/admin/subscriptions", cookie: browser.cookie)
+            #expect(String(buffer: written.body).contains(
+                #"<p class="notice" id="notice">Backfill user fields: wrote 1 changes (examined 2; 0 failures). "#
+                    + #"user-2: username: nil → &quot;tester33&quot;.</p>"#
+            ))
+            let reloaded = try await client.adminGet("/admin/subscriptions", cookie: browser.cookie)
+            #expect(!String(buffer: reloaded.body).contains(#"id="notice""#))
+            let oneUserApply = try await client.adminPost(
+                "/admin/backfills/expiration-history", cookies: session,
+                fields: [("csrf", browser.csrf), ("mode", "apply"), ("user", "user-1")]
+            )
+            #expect(oneUserApply.status == .seeOther)
+            #expect(oneUserApply.headers[.location] == "/admin/subscriptions/user-1")
             let oneUser = try await client.adminPost(
                 "/admin/backfills/expiration-history", cookies: session,
                 fields: [("csrf", browser.csrf), ("mode", "dry-run"), ("user", "user-1")]
@@ -114,6 +139,7 @@ import Testing
             #expect(unknown.status == .notFound)
             #expect(app.directory?.calls.withLock { $0.filter { !$0.hasPrefix("search") } } == [
                 "backfill(user-fields, dryRun: true, user: -)", "backfill(user-fields, dryRun: false, user: -)",
+                "backfill(expiration-history, dryRun: false, user: user-1)",
                 "backfill(expiration-history, dryRun: true, user: user-1)",
             ])
         }
@@ -156,12 +182,25 @@ import Testing
             #expect(bad.status == .badRequest)
 
             let session = [AdminTestCookies.session: browser.cookie]
-            let one = try await client.adminPost("/admin/dead-letters/redrive", cookies: session, fields: [("csrf", browser.csrf), ("id", "dl-1")])
-            #expect(String(buffer: one.body).contains("Re-drove dl-1."))
-            let again = try await client.adminPost("/admin/dead-letters/redrive", cookies: session, fields: [("csrf", browser.csrf), ("id", "dl-1")])
-            #expect(String(buffer: again.body).contains("There is no dead letter dl-1 (already re-driven?)."))
-            let all = try await client.adminPost("/admin/dead-letters/redrive", cookies: session, fields: [("csrf", browser.csrf), ("all", "1")])
-            #expect(String(buffer: all.body).contains("Re-drove 1 dead letters."))
+            // Each re-drive answers 303 to the list (keeping the queue filter), which shows the result once.
+            func redrive(_ fields: [(String, String)]) async throws -> (location: String?, notice: String) {
+                let posted = try await client.adminPost("/admin/dead-letters/redrive", cookies: session, fields: [("csrf", browser.csrf)] + fields)
+                #expect(posted.status == .seeOther)
+                let location = try #require(posted.headers[.location])
+                let page = String(buffer: try await client.adminGet(location, cookie: browser.cookie).body)
+                let notice = page.range(of: #"id="notice">"#).map { String(page[$0.upperBound...].prefix { $0 != "<" }) } ?? ""
+                return (location, notice)
+            }
+            let one = try await redrive([("id", "dl-1")])
+            #expect(one.location == "/admin/dead-letters")
+            #expect(one.notice == "Re-drove dl-1.")
+            let again = try await redrive([("id", "dl-1"), ("queue", "billing.inbox")])
+            #expect(again.location == "/admin/dead-letters?queue=billing.inbox")
+            #expect(again.notice == "There is no dead letter dl-1 (already re-driven?).")
+            let all = try await redrive([("all", "1")])
+            #expect(all.notice == "Re-drove 1 dead letters.")
+            let reload = try await client.adminGet("/admin/dead-letters", cookie: browser.cookie)
+            #expect(!String(buffer: reload.body).contains(#"id="notice""#))
             let left = try await app.platform.queue.deadLetters()
             #expect(left.isEmpty)
             let items = try await app.database.sql.select().column("id").from("kindred_queue_items").orderBy("id").all()

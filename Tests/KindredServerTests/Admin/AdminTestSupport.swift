@@ -25,10 +25,12 @@ struct AdminTestApp {
     /// Their password.
     static let password = "operator password 1"
 
-    /// Runs `body` against a router with one operator (`email`/`password`) on a fresh `backend` database.
+    /// Runs `body` against a router with one operator (`email`/`password`) on a fresh `backend`
+    /// database; `testing: .live` serves it on a loopback socket (requests then have a peer address).
     static func run(
         on backend: Backend = .sqlite, settings: AdminSettings = AdminSettings(),
         directory: FakeSubscriptionDirectory? = FakeSubscriptionDirectory(), clock: TestClock = TestClock(start: Date()),
+        auth: AuthConfiguration = TestApplication.testAuth, testing: TestingSetup = .router,
         _ body: @escaping @Sendable (AdminTestApp, any TestClientProtocol) async throws -> Void
     ) async throws {
         try await TestDatabases.with(backend) { database in
@@ -39,7 +41,7 @@ struct AdminTestApp {
             var dependencies = Dependencies(
                 database: database, apps: .developmentDefaults, metrics: PrometheusCollectorRegistry(),
                 openAPIDocument: try OpenAPIDocument.load(), maxBodySize: 1 << 20, clock: clock,
-                auth: TestApplication.testAuth, identity: UnavailableIdentityVerifier(), platform: platform
+                auth: auth, identity: UnavailableIdentityVerifier(), platform: platform
             )
             dependencies.admin = settings
             dependencies.adminSubscriptions = directory
@@ -51,7 +53,7 @@ struct AdminTestApp {
             let harness = AdminTestApp(
                 database: database, clock: clock, platform: platform, operators: operators, directory: directory
             )
-            try await Application(router: router, logger: quiet).test(.router) { client in
+            try await Application(router: router, logger: quiet).test(testing) { client in
                 try await body(harness, client)
             }
         }

@@ -58,6 +58,8 @@ import Testing
         #expect(run.status == 0, "browser test failed:\n\(run.text)\n\(run.stderr)")
         #expect(run.text.hasSuffix("PASSED\n"), "\(run.text)")
         #expect(run.text.contains("ok: the form without its CSRF token is refused"))
+        #expect(run.text.contains("ok: a reload shows the detail page without syncing again"))
+        #expect(run.text.contains("ok: a reload shows the table without applying again"))
         #expect(stopped.status == 0)
         #expect(!stopped.stderr.contains("unhandled error"), "\(stopped.stderr)")
     }

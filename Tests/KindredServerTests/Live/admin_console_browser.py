@@ -2,9 +2,11 @@
 """Drives the admin console of a live `kindred serve` in a real browser (Debian's chromium and
 chromium-driver, headless, through Selenium), as an operator would:
 
-  log in -> search the subscriptions table -> open a detail view -> run the user-fields
-  backfill's dry run through its CSRF-protected form -> check the report -> post a form whose
-  CSRF field was removed and check that the server refuses it (403).
+  log in -> search the subscriptions table -> open a detail view -> "sync this user now" (the
+  POST answers with a redirect to the detail page: a reload shows it without posting again) ->
+  run the user-fields backfill's dry run through its CSRF-protected form -> check the report ->
+  apply it (redirected to the table; a reload does not apply it again) -> post a form whose CSRF
+  field was removed and check that the server refuses it (403).
 
 Usage: admin_console_browser.py BASE_URL EMAIL PASSWORD SEARCH USER_ID
 (PASSWORD may be "-" to read it from ADMIN_PASSWORD). Prints one "ok: ..." line per step and
@@ -61,6 +63,19 @@ def navigate(driver, element):
     WebDriverWait(driver, 20).until(lambda d: d.execute_script("return document.readyState") == "complete")
 
 
+def reload(driver):
+    """Reloads the page (a POST's result would ask to re-send it; a GET reloads quietly) and
+    waits until the new document has loaded."""
+    page = driver.find_element(By.TAG_NAME, "html")
+    driver.refresh()
+    try:
+        WebDriverWait(driver, 20).until(expected_conditions.staleness_of(page))
+    except Exception:
+        print("FAIL: the reload did not load a new page within 20 s")
+        sys.exit(1)
+    WebDriverWait(driver, 20).until(lambda d: d.execute_script("return document.readyState") == "complete")
+
+
 def main():
     base, email, password, search, user_id = sys.argv[1:6]
     if password == "-":
@@ -101,6 +116,16 @@ def main():
         plans = driver.find_elements(By.CSS_SELECTOR, "#plans tbody tr")
         check(len(plans) >= 1 and "revenuecat" in plans[0].text, "the plan history lists the RevenueCat entry")
 
+        # "Sync this user now": Post/Redirect/Get back to the detail page; a reload does not post.
+        detail_url = driver.current_url
+        navigate(driver, driver.find_element(By.ID, "sync"))
+        check(driver.current_url == detail_url, "after the sync the browser is on the detail page (a GET)")
+        check(driver.find_element(By.ID, "notice").text == "Synced: 0 plan entries appended.",
+              "the detail page shows what the sync did")
+        reload(driver)
+        check(driver.current_url == detail_url and not driver.find_elements(By.ID, "notice"),
+              "a reload shows the detail page without syncing again")
+
         # The user-fields backfill's dry run, through its CSRF-protected form.
         driver.get(base + "/admin/subscriptions")
         navigate(driver, driver.find_element(By.ID, "backfill-user-fields"))
@@ -109,6 +134,19 @@ def main():
         changes = driver.find_element(By.ID, "changes").text
         check(user_id in changes, "the report lists the user's change")
         check(len(driver.find_elements(By.ID, "apply")) == 1, "the report offers to write the changes")
+
+        # Apply: Post/Redirect/Get to the table, which says what was written, once.
+        navigate(driver, driver.find_element(By.ID, "apply"))
+        check(driver.current_url == base + "/admin/subscriptions", "after the apply the browser is on the table (a GET)")
+        notice = driver.find_element(By.ID, "notice").text
+        check(notice.startswith("Backfill user fields: wrote 1 changes") and user_id in notice,
+              "the table shows what the backfill wrote (was %r)" % notice)
+        reload(driver)
+        check(driver.current_url == base + "/admin/subscriptions" and not driver.find_elements(By.ID, "notice"),
+              "a reload shows the table without applying again")
+        navigate(driver, driver.find_element(By.ID, "backfill-user-fields"))
+        check("0 changes" in driver.find_element(By.ID, "report-summary").text,
+              "a new dry run finds nothing left to write")
 
         # A form posted without its CSRF token is refused.
         driver.get(base + "/admin/subscriptions")

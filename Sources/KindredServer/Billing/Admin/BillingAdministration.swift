@@ -101,6 +101,8 @@ public struct BillingAdministration: Sendable {
         public var eventTime: Int64
         /// When it was applied (ms since 1970).
         public var appliedAt: Int64
+        /// The user it was applied to (nil when it matched none).
+        public var userID: String? = nil
     }
 
     /// The subscriptions table.
@@ -157,19 +159,7 @@ public struct BillingAdministration: Sendable {
             .map { row -> (provider: BillingProvider, externalID: String) in
                 (try BillingRows.enumValue(row, "provider"), try row.decode(column: "external_id", as: String.self))
             }
-        let events = try await sql.select().columns("provider", "event_id", "type", "outcome", "event_time", "applied_at")
-            .from("kindred_billing_events").where("user_id", .equal, userID)
-            .orderBy("applied_at", .descending).limit(100).all()
-            .map { row in
-                AppliedEvent(
-                    provider: try BillingRows.enumValue(row, "provider"),
-                    eventID: try row.decode(column: "event_id", as: String.self),
-                    type: try row.decode(column: "type", as: String.self),
-                    outcome: try row.decode(column: "outcome", as: String.self),
-                    eventTime: try row.decode(column: "event_time", as: Int64.self),
-                    appliedAt: try row.decode(column: "applied_at", as: Int64.self)
-                )
-            }
+        let events = try await recentEvents(userID: userID, limit: 100)
         return Detail(
             record: try await BillingLedger.record(of: userID, on: sql), snapshot: snapshot, plans: plans, links: links,
             events: events

@@ -1,0 +1,120 @@
+import ArgumentParser
+import Foundation
+import KindredServer
+import KindredStore
+
+/// `kindred billing`: the admin console's billing tools on the server's database — a user's
+/// computed state and plan history, "sync this user now", the applied provider events, and the
+/// double-billing flags.
+struct BillingCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "billing",
+        abstract: "Show, sync and audit subscriptions (on the server's database).",
+        subcommands: [Show.self, Sync.self, Events.self, DoubleBilling.self]
+    )
+
+    /// Opens and migrates the database named by the server options, builds billing's
+    /// administration with the server's billing settings, runs `body`, closes the database.
+    static func withAdministration<T>(
+        _ options: ServerOptions, _ body: (BillingAdministration) async throws -> T
+    ) async throws -> T {
+        let settings = try await options.resolve()
+        let logger = options.bootstrapLogging(level: settings.logLevel)
+        let database = try await Database.open(settings.server.database, logger: logger)
+        do {
+            try await Migrator(ServerMigrations.all).migrate(database, logger: logger)
+            let clock = SystemClock()
+            let platform = Platform(database: database, clock: clock, logger: logger, settings: settings.server.platform)
+            let administration = BillingAdministration.standalone(
+                database: database, clock: clock, settings: settings.server.billing, platform: platform
+            )
+            let result = try await body(administration)
+            await database.close()
+            return result
+        } catch {
+            await database.close()
+            throw error
+        }
+    }
+
+    /// A user id argument: 1–200 bytes.
+    static func checkUserID(_ id: String) throws {
+        guard (1...200).contains(id.utf8.count) else { throw ValidationError("a user id is 1–200 bytes") }
+    }
+
+    struct Show: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "A user's computed state, stored record, plan history (with provenance) and provider events."
+        )
+        @OptionGroup var options: ServerOptions
+        @Argument(help: "The user id.") var userID: String
+
+        func run() async throws {
+            try BillingCommand.checkUserID(userID)
+            let id = userID
+            guard let detail = try await BillingCommand.withAdministration(options, { try await $0.detail(userID: id) }) else {
+                throw CommandFailure("no user \(id)")
+            }
+            print(BillingReport.detail(detail, userID: id, now: SystemClock().now()), terminator: "")
+        }
+    }
+
+    struct Sync: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Run both provider syncs for a user now, recompute, and print the new state.",
+            discussion: "Exits with a failure when a provider could not be read (the other's result is kept)."
+        )
+        @OptionGroup var options: ServerOptions
+        @Argument(help: "The user id.") var userID: String
+
+        func run() async throws {
+            try BillingCommand.checkUserID(userID)
+            let id = userID
+            guard let outcome = try await BillingCommand.withAdministration(options, { try await $0.syncNow(userID: id) }) else {
+                throw CommandFailure("no user \(id)")
+            }
+            print("synced \(id): \(outcome.appended) plan entries appended")
+            print(BillingReport.state(outcome.record, now: SystemClock().now()), terminator: "")
+            if !outcome.failed.isEmpty {
+                throw CommandFailure("could not read \(outcome.failed.map(\.rawValue).joined(separator: ", "))")
+            }
+        }
+    }
+
+    struct Events: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Recently applied provider events, newest first (tab-separated).",
+            discussion: "Columns: applied at, provider, event id, type, user id (- when none), outcome, event time."
+        )
+        @OptionGroup var options: ServerOptions
+        @Option(help: "Only this user's events.") var user: String?
+        @Option(help: "At most this many (1–1000).") var limit = 50
+
+        func run() async throws {
+            if let user { try BillingCommand.checkUserID(user) }
+            guard (1...1000).contains(limit) else { throw ValidationError("--limit must be between 1 and 1000") }
+            let (user, limit) = (user, limit)
+            let events = try await BillingCommand.withAdministration(options) {
+                try await $0.recentEvents(userID: user, limit: limit)
+            }
+            events.forEach { print(BillingReport.line($0)) }
+        }
+    }
+
+    struct DoubleBilling: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "double-billing",
+            abstract: "Users flagged for double billing (Stripe and RevenueCat both active), tab-separated.",
+            discussion: "Columns: user id, app, e-mail, platform, plan type, status, latest expiration."
+        )
+        @OptionGroup var options: ServerOptions
+        @Option(help: "At most this many (1–200).") var limit = 100
+
+        func run() async throws {
+            guard (1...200).contains(limit) else { throw ValidationError("--limit must be between 1 and 200") }
+            let limit = limit
+            let flagged = try await BillingCommand.withAdministration(options) { try await $0.doubleBilled(limit: limit) }
+            flagged.forEach { print(BillingReport.line($0)) }
+        }
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+import HummingbirdTesting
+import KindredServer
+import KindredStore
+import KindredTestSupport
+import Testing
+
+/// `kindred billing show|sync|events|double-billing` on a database the server has written: a
+/// Pulse user bought through RevenueCat and Stripe (so flagged for double billing).
+@Suite struct BillingCommandLiveTests {
+    /// 2100-01-01T00:00:00Z: after any real "now" the command compares against.
+    static let expires: Int64 = 4_102_444_800
+
+    @Test func operatorsShowSyncAndAuditSubscriptions() async throws {
+        let folder = try TemporaryDirectory()
+        let path = folder.url.appendingPathComponent("kindred.sqlite").path
+        let database = try await Database.open(DatabaseConfiguration(url: .sqlite(path: path)))
+        let application = try await TestApplication(
+            clock: TestClock(start: BillingFixtures.start), database: database, billing: BillingFixtures.settings()
+        )
+        try await application.app.test(.router) { client in
+            let user = try await client.signUp("dora@example.com", app: "pulse").user.id
+            let other = try await client.signUp("eve@example.com", app: "pulse").user.id
+            let purchase = BillingFixtures.revenueCat(
+                id: "rc-cli-1", type: "INITIAL_PURCHASE", user: user, product: "pc_1y", expiresAt: Self.expires,
+                eventAt: BillingFixtures.now - 60, original: "otx-cli"
+            )
+            #expect(try await client.revenueCatWebhook(purchase).status == .ok)
+            let subscription = BillingFixtures.stripeSubscription(id: "sub_cli", customer: "cus_cli", user: user, periodEnd: Self.expires)
+            let created = BillingFixtures.stripeEvent(
+                id: "evt_cli_1", type: "customer.subscription.created", created: BillingFixtures.now - 30, object: subscription
+            )
+            #expect(try await client.stripeWebhook(created).status == .ok)
+            await application.drainInbox()
+            let url = "sqlite:\(path)"
+            func kindred(_ arguments: String...) throws -> KindredRun {
+                try runKindred(["billing"] + arguments + ["--database-url", url, "--log-level", "error"])
+            }
+
+            let show = try kindred("show", user)
+            #expect(show.status == 0, "\(show.stderr)")
+            #expect(show.stdout == Self.expectedShow(user))
+
+            let events = try kindred("events", "--limit", "5")
+            #expect(events.status == 0, "\(events.stderr)")
+            #expect(events.stdout == """
+                2025-06-15T15:06:40Z\tstripe\tevt_cli_1\tcustomer.subscription.created\t\(user)\tapplied\t2025-06-15T15:06:10Z
+                2025-06-15T15:06:40Z\trevenuecat\trc-cli-1\tINITIAL_PURCHASE\t\(user)\tapplied\t2025-06-15T15:05:40Z
+
+                """)
+            let none = try kindred("events", "--user", other)
+            #expect(none.status == 0 && none.stdout == "")
+
+            let flagged = try kindred("double-billing")
+            #expect(flagged.status == 0, "\(flagged.stderr)")
+            #expect(flagged.stdout == "\(user)\tpulse\tdora@example.com\tweb\tpulsecheck-monthly\tactive\t2100-01-01T00:00:00Z\n")
+
+            // Eve has nothing to read; Dora has a Stripe customer and no Stripe key is configured.
+            let synced = try kindred("sync", other)
+            #expect(synced.status == 0, "\(synced.stderr)")
+            #expect(synced.stdout.hasPrefix("synced \(other): 0 plan entries appended\nstored state\tunknown\nactive\tUnknown\n"))
+            let failed = try kindred("sync", user)
+            #expect(failed.status != 0)
+            #expect(failed.stdout.hasPrefix("synced \(user): 0 plan entries appended\nstored state\tactive\nactive\tActive\n"))
+            #expect(failed.stderr.contains("could not read stripe"))
+
+            let missing = try kindred("show", "no-such-user")
+            #expect(missing.status != 0)
+            #expect(missing.stderr.contains("no user no-such-user"))
+            let badLimit = try kindred("events", "--limit", "0")
+            #expect(badLimit.status != 0)
+            #expect(badLimit.stderr.contains("--limit must be between 1 and 1000"))
+        }
+        await database.close()
+    }
+
+    /// What `kindred billing show` prints for Dora.
+    static func expectedShow(_ user: String) -> String {
+        """
+        user\t\(user)
+        computed state\tactive
+        computed latest expiration\t2100-01-01T00:00:00Z
+        computed trial end\t-
+        computed double billing\tyes
+        links\tstripe:cus_cli
+        stored state\tactive
+        active\tActive
+        latest expiration\t2100-01-01T00:00:00Z
+        trial end\t-
+        double billing\tyes
+        app\tpulse
+        plan type\tpulsecheck-monthly
+        platform\tweb
+        username\t-
+        e-mail\tdora@example.com
+        plan\tpulsecheck-annual\tpc_1y\tios\trevenuecat\totx-cli\tpurchase\t2100-01-01T00:00:00Z\t2025-06-15T15:05:40Z\trc-cli-1
+        plan\tpulsecheck-monthly\tpc_1m\tweb\tstripe\tsub_cli\tpurchase\t2100-01-01T00:00:00Z\t2025-06-15T15:06:10Z\tevt_cli_1
+        event\t2025-06-15T15:06:40Z\tstripe\tevt_cli_1\tcustomer.subscription.created\t\(user)\tapplied\t2025-06-15T15:06:10Z
+        event\t2025-06-15T15:06:40Z\trevenuecat\trc-cli-1\tINITIAL_PURCHASE\t\(user)\tapplied\t2025-06-15T15:05:40Z
+
+        """
+    }
+}
