@@ -92,6 +92,24 @@ public actor LiveServer {
         return log().contains(text)
     }
 
+    /// Stops the server with SIGTERM, and kills it with SIGKILL if it has not exited within
+    /// `timeout` (a shutdown that hangs then fails the test instead of hanging the suite).
+    /// - Returns: what it left behind, and whether it had to be killed.
+    public func stop(killingAfter timeout: Duration) async -> (stopped: Stopped, killed: Bool) {
+        guard let running else { return (Stopped(status: 0, stderr: ""), false) }
+        let pid = running.process.processIdentifier
+        _ = signalProcess(pid, SIGTERM)
+        let deadline = ContinuousClock.now + timeout
+        while running.process.isRunning, ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+        let killed = running.process.isRunning
+        if killed { _ = signalProcess(pid, SIGKILL) }
+        self.running = nil
+        let status = await running.exit.wait()
+        return (Stopped(status: status, stderr: running.logs.finish()), killed)
+    }
+
     /// Kills the server with SIGKILL (no shutdown: in-flight work is lost as in a crash) and
     /// waits for it to exit.
     public func kill() async -> Stopped {

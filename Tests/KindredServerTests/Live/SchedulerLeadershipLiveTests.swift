@@ -23,6 +23,29 @@ import Testing
         }
     }
 
+    @Test("PostgreSQL: SIGTERM still stops the server promptly after its database was dropped under it")
+    func stopsAfterItsDatabaseIsDropped() async throws {
+        guard TestDatabases.postgresURL != nil || TestDatabases.isCI else { return }
+        try await TestDatabases.with(.postgresql) { database in
+            guard case .postgres(let pg) = database.configuration.url else { return }
+            // A database of its own, dropped (sessions terminated) while the server leads the
+            // scheduler: its dedicated lock connection is gone when shutdown releases it.
+            let name = "kindred_dropped_\(UInt32.random(in: 0...UInt32.max))"
+            try await database.sql.raw("CREATE DATABASE \(ident: name)").run()
+            let url = "postgres://\(pg.username)\(pg.password.map { ":\($0)" } ?? "")@\(pg.host):\(pg.port)/\(name)"
+            let server = try await LiveServer(databaseURL: url, environment: Self.environment)
+            let led = try await server.waitForLog(Self.leads)
+            let startLog = await server.log()
+            #expect(led, "\(startLog)")
+            try await database.sql.raw("DROP DATABASE \(ident: name) WITH (FORCE)").run()
+            try await Task.sleep(for: .seconds(1))
+            let (stopped, killed) = await server.stop(killingAfter: .seconds(15))
+            #expect(!killed, "still running 15 s after SIGTERM:\n\(stopped.stderr.suffix(3_000))")
+            #expect(stopped.status == 0)
+            #expect(stopped.stderr.contains("job scheduler stopped"))
+        }
+    }
+
     @Test("SQLite: two processes on one file; one holds the lease, the other leads after the first stops")
     func sqlite() async throws {
         let folder = try TemporaryDirectory()

@@ -56,10 +56,12 @@ actor SchedulerLeadership {
         return leading
     }
 
-    /// Gives up leadership: unlocks and closes the dedicated connection, or deletes the lease.
+    /// Gives up leadership: closes the dedicated connection (which ends the lock), or deletes the lease.
     func release() async {
         if let connection {
-            if leading { _ = try? await connection.sql.raw("SELECT pg_advisory_unlock(\(bind: Self.lockKey))").run() }
+            // Ending the session releases its advisory lock. No `pg_advisory_unlock` first: on
+            // a connection the server has already dropped (database dropped or restarted, the
+            // session terminated) that query never answered, and shutdown hung on it.
             await connection.close()
             self.connection = nil
             usesLease = nil
