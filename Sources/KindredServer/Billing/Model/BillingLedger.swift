@@ -135,9 +135,11 @@ struct BillingLedger: Sendable {
     }
 
     /// The app of an existing user, nil when there is no such user.
-    static func app(ofUser userID: String, on sql: any SQLDatabase) async throws -> AppID? {
-        guard let text = try await sql.select().column("app").from("kindred_users").where("id", .equal, userID)
-            .first()?.decode(column: "app", as: String.self)
+    /// - Parameter locking: also lock the user's row as `lock(_:on:)` does, in the same
+    ///   statement (one round trip instead of two when the caller goes on to write).
+    static func app(ofUser userID: String, locking: Bool = false, on sql: any SQLDatabase) async throws -> AppID? {
+        let query = sql.select().column("app").from("kindred_users").where("id", .equal, userID)
+        guard let text = try await (locking ? query.for(.update) : query).first()?.decode(column: "app", as: String.self)
         else { return nil }
         return AppID(rawValue: text)
     }

@@ -98,16 +98,14 @@ struct RevenueCatInterpreter: Sendable {
     /// - Throws: `BillingApplyError.unmatchedUser`.
     func resolve(_ ids: [String], on sql: any SQLDatabase) async throws -> (String, AppID) {
         for id in ids {
-            if let app = try await BillingLedger.app(ofUser: id, on: sql) {
-                try await BillingLedger.lock([id], on: sql)
+            if let app = try await BillingLedger.app(ofUser: id, locking: true, on: sql) {
                 return (id, app)
             }
         }
         for id in ids {
             if let user = try await BillingLedger.linkedUser(provider: .revenuecat, externalID: id, on: sql),
-                let app = try await BillingLedger.app(ofUser: user, on: sql)
+                let app = try await BillingLedger.app(ofUser: user, locking: true, on: sql)
             {
-                try await BillingLedger.lock([user], on: sql)
                 return (user, app)
             }
         }

@@ -108,15 +108,13 @@ struct StripeInterpreter: Sendable {
     /// The user of a Stripe object: its named user when that user exists, else the customer's link.
     /// - Throws: `BillingApplyError.unmatchedUser`.
     func resolve(_ object: StripeObject, on sql: any SQLDatabase) async throws -> (String, AppID) {
-        if let named = object.namedUserID, let app = try await BillingLedger.app(ofUser: named, on: sql) {
-            try await BillingLedger.lock([named], on: sql)
+        if let named = object.namedUserID, let app = try await BillingLedger.app(ofUser: named, locking: true, on: sql) {
             return (named, app)
         }
         if let customer = object.customer?.id,
             let user = try await BillingLedger.linkedUser(provider: .stripe, externalID: customer, on: sql),
-            let app = try await BillingLedger.app(ofUser: user, on: sql)
+            let app = try await BillingLedger.app(ofUser: user, locking: true, on: sql)
         {
-            try await BillingLedger.lock([user], on: sql)
             return (user, app)
         }
         throw BillingApplyError.unmatchedUser(

@@ -30,6 +30,11 @@ extension WorkQueue {
         let now = clock.now().millisecondsSince1970
         let leaseEnd = now + max(1, lease.milliseconds)
         let token = UUID().uuidString.lowercased()
+        if database.sql.dialect.name == "postgresql" {
+            return try await claimOnPostgres(
+                queue: queue, limit: limit, now: now, leaseEnd: leaseEnd, token: token, maxAttempts: maxAttempts
+            )
+        }
         return try await database.transaction { sql in
             let due = try await sql.select().columns("id", "attempts").from("kindred_queue_items")
                 .where("queue", .equal, queue).where("run_at", .lessThanOrEqual, now)
@@ -56,20 +61,70 @@ extension WorkQueue {
                 .where("id", .in, claimable)
                 .returning("id", "queue", "payload", "dedupe_key", "attempts", "created_at")
                 .all()
-                .map { row in
-                    QueueItem(
-                        id: try row.decode(column: "id", as: String.self),
-                        queue: try row.decode(column: "queue", as: String.self),
-                        payload: try row.decode(column: "payload", as: String.self),
-                        dedupeKey: try row.decode(column: "dedupe_key", as: String?.self),
-                        attempt: try row.decode(column: "attempts", as: Int.self),
-                        createdAt: Date(millisecondsSince1970: try row.decode(column: "created_at", as: Int64.self)),
-                        leaseUntil: Date(millisecondsSince1970: leaseEnd),
-                        claimToken: token
-                    )
-                }
+                .map { row in try Self.claimed(row, leaseEnd: leaseEnd, token: token) }
                 .sorted { $0.createdAt < $1.createdAt }
         }
+    }
+
+    /// PostgreSQL: the claim as one autocommit statement (one round trip instead of four: a
+    /// claim follows every finished item, so this is a large share of a queue's round trips).
+    /// The due rows are locked with `SKIP LOCKED` and updated in the same statement; rows out of
+    /// attempts are returned unclaimed and dead-lettered in a transaction of their own.
+    private func claimOnPostgres(
+        queue: String, limit: Int, now: Int64, leaseEnd: Int64, token: String, maxAttempts: Int
+    ) async throws -> [QueueItem] {
+        let rows = try await database.sql.raw("""
+            WITH due AS (
+                SELECT id, attempts FROM kindred_queue_items
+                WHERE queue = \(bind: queue) AND run_at <= \(bind: now)
+                ORDER BY run_at LIMIT \(bind: limit)
+                FOR UPDATE SKIP LOCKED
+            ), claimed AS (
+                UPDATE kindred_queue_items AS item
+                SET attempts = item.attempts + 1, run_at = \(bind: leaseEnd), lease_until = \(bind: leaseEnd),
+                    claim_token = \(bind: token)
+                FROM due WHERE item.id = due.id AND due.attempts < \(bind: maxAttempts)
+                RETURNING item.id, item.queue, item.payload, item.dedupe_key, item.attempts, item.created_at
+            )
+            SELECT id, queue, payload, dedupe_key, attempts, created_at, FALSE AS exhausted FROM claimed
+            UNION ALL
+            SELECT id, NULL, NULL, NULL, attempts, NULL, TRUE FROM due WHERE attempts >= \(bind: maxAttempts)
+            """).all()
+        var items: [QueueItem] = []
+        var exhausted: [String] = []
+        for row in rows {
+            if try row.decode(column: "exhausted", as: Bool.self) {
+                exhausted.append(try row.decode(column: "id", as: String.self))
+            } else {
+                items.append(try Self.claimed(row, leaseEnd: leaseEnd, token: token))
+            }
+        }
+        if !exhausted.isEmpty {
+            try await database.transaction { [exhausted] sql in
+                // Re-read under a lock: another worker may have dead-lettered one meanwhile.
+                let still = try await sql.select().column("id").from("kindred_queue_items")
+                    .where("id", .in, exhausted).where("attempts", .greaterThanOrEqual, maxAttempts)
+                    .lockingClause(SkipLockedUpdate()).all()
+                for row in still {
+                    try await Self.deadLetter(id: try row.decode(column: "id", as: String.self), error: nil, now: now, on: sql)
+                }
+            }
+        }
+        return items.sorted { $0.createdAt < $1.createdAt }
+    }
+
+    /// A claimed row as an item.
+    private static func claimed(_ row: any SQLRow, leaseEnd: Int64, token: String) throws -> QueueItem {
+        QueueItem(
+            id: try row.decode(column: "id", as: String.self),
+            queue: try row.decode(column: "queue", as: String.self),
+            payload: try row.decode(column: "payload", as: String.self),
+            dedupeKey: try row.decode(column: "dedupe_key", as: String?.self),
+            attempt: try row.decode(column: "attempts", as: Int.self),
+            createdAt: Date(millisecondsSince1970: try row.decode(column: "created_at", as: Int64.self)),
+            leaseUntil: Date(millisecondsSince1970: leaseEnd),
+            claimToken: token
+        )
     }
 
     /// Marks a claimed item done (deletes it).

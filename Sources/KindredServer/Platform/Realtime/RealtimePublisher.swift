@@ -75,16 +75,20 @@ public struct RealtimePublisher: Sendable {
         channel: RealtimeChannel, type: String, json: String, on transaction: RealtimeTransaction
     ) async throws -> RealtimeEvent {
         let sql = transaction.sql
-        let seq = try await store.nextSequence(channel.name, on: sql)
-        let event = RealtimeEvent(
-            channel: channel.name, seq: seq, type: type, data: json, createdAt: clock.now().millisecondsSince1970
-        )
-        try await store.insert(event, ownerUserID: channel.ownerUserID, on: sql)
+        let createdAt = clock.now().millisecondsSince1970
+        let event: RealtimeEvent
         if sql.dialect.name == "postgresql" {
-            // Queued by PostgreSQL and sent to every listener only if this transaction commits.
-            try await sql.raw(
-                "SELECT pg_notify(\(bind: Self.notifyChannel), \(bind: RealtimeNotice.event(channel: channel.name, seq: seq).payload))"
-            ).run()
+            // One round trip; the NOTIFY is queued by PostgreSQL and sent to every listener
+            // only if this transaction commits.
+            let seq = try await store.publishOnPostgres(
+                channel: channel.name, type: type, data: json, ownerUserID: channel.ownerUserID,
+                createdAt: createdAt, notifyChannel: Self.notifyChannel, on: sql
+            )
+            event = RealtimeEvent(channel: channel.name, seq: seq, type: type, data: json, createdAt: createdAt)
+        } else {
+            let seq = try await store.nextSequence(channel.name, on: sql)
+            event = RealtimeEvent(channel: channel.name, seq: seq, type: type, data: json, createdAt: createdAt)
+            try await store.insert(event, ownerUserID: channel.ownerUserID, on: sql)
         }
         transaction.published.withLockedValue { $0.append(event) }
         return event
