@@ -14,12 +14,13 @@ exits 0; any failed check prints "FAIL: ..." and exits 1.
 """
 import os
 import sys
+import time
 
 from selenium import webdriver
 from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
+from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support import expected_conditions
 from selenium.webdriver.support.ui import WebDriverWait
 
 
@@ -55,12 +56,38 @@ def navigate(driver, element):
     page = driver.find_element(By.TAG_NAME, "html")
     name = element.get_attribute("id") or element.text
     element.click()
-    try:
-        WebDriverWait(driver, 20).until(expected_conditions.staleness_of(page))
-    except Exception:
-        print("FAIL: the click on %r did not load a new page within 20 s" % name)
-        sys.exit(1)
-    WebDriverWait(driver, 20).until(lambda d: d.execute_script("return document.readyState") == "complete")
+    wait_until_replaced(driver, page, "the click on %r" % name)
+
+
+def wait_until_replaced(driver, page, what):
+    """Waits up to 20 s until `page` (the old document's root) is stale, then until the new
+    document has loaded. Other WebDriver errors while the browser is between documents (seen
+    under load: the old document detaching while it is asked) are retried, not failed on."""
+    deadline = time.time() + 20
+    last = None
+    while True:
+        try:
+            page.is_enabled()
+        except StaleElementReferenceException:
+            break
+        except WebDriverException as error:
+            last = error
+        if time.time() > deadline:
+            print("FAIL: %s did not load a new page within 20 s%s"
+                  % (what, " (last error: %s)" % str(last).strip() if last else ""))
+            sys.exit(1)
+        time.sleep(0.05)
+    while True:
+        try:
+            if driver.execute_script("return document.readyState") == "complete":
+                return
+        except WebDriverException as error:
+            last = error
+        if time.time() > deadline:
+            print("FAIL: the page after %s did not finish loading within 20 s%s"
+                  % (what, " (last error: %s)" % str(last).strip() if last else ""))
+            sys.exit(1)
+        time.sleep(0.05)
 
 
 def reload(driver):
@@ -68,12 +95,7 @@ def reload(driver):
     waits until the new document has loaded."""
     page = driver.find_element(By.TAG_NAME, "html")
     driver.refresh()
-    try:
-        WebDriverWait(driver, 20).until(expected_conditions.staleness_of(page))
-    except Exception:
-        print("FAIL: the reload did not load a new page within 20 s")
-        sys.exit(1)
-    WebDriverWait(driver, 20).until(lambda d: d.execute_script("return document.readyState") == "complete")
+    wait_until_replaced(driver, page, "the reload")
 
 
 def main():
