@@ -23,7 +23,7 @@ let benchDatabase = "kindred_closer_bench_\(UInt32.random(in: 0...UInt32.max))"
 if case .postgres(var server) = target {
     // A database of its own, so the job sees only the bench's couples.
     let connection = try await Database.open(DatabaseConfiguration(url: target, maxConnections: 1), logger: logger)
-    try await connection.sql.raw("CREATE DATABASE \(ident: benchDatabase)").run()
+    try await connection.sql.raw("CREATE DATABASE \(ident: benchDatabase)").run().get()
     server.database = benchDatabase
     target = .postgres(server)
     admin = connection
@@ -85,7 +85,7 @@ let elapsed = ContinuousClock.now - runStart
 let days = try await database.sql.raw("SELECT COUNT(*) AS n FROM closer_days").first()?.decode(column: "n", as: Int.self) ?? 0
 await database.close()
 if let admin {
-    try await admin.sql.raw("DROP DATABASE IF EXISTS \(ident: benchDatabase) WITH (FORCE)").run()
+    try await admin.sql.raw("DROP DATABASE IF EXISTS \(ident: benchDatabase) WITH (FORCE)").run().get()
     await admin.close()
 }
 let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18

@@ -114,7 +114,7 @@ print(String(format: "baseline (APNs transport alone)       %8.0f pushes/s  (%.2
 print(String(format: "kindred (queue + dispatcher, SQLite)  %8.0f notifications/s  (%.2f s), %d pushes received", kindredRate, kindredSeconds, delivered))
 print(String(format: "ratio %.2fx of the bare transport; target >= 1000 notifications/s: %@", kindredRate / baselineRate, kindredRate >= 1000 ? "met" : "MISSED"))
 await database.close()
-try await client.shutdown()
+try await client.shutdown().get()
 await fake.stop()
 
 extension Duration {
