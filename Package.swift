@@ -71,6 +71,7 @@ let package = Package(
         .target(
             name: "KindredStore",
             dependencies: [
+                "CKindredSQLite",
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "SQLiteKit", package: "sqlite-kit"),
                 .product(name: "PostgresKit", package: "postgres-kit"),
@@ -82,6 +83,8 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // One C call KindredStore needs from SQLiteNIO's bundled SQLite (a variadic function).
+        .target(name: "CKindredSQLite"),
         // The Hummingbird 2 application: router, middleware, endpoints.
         .target(
             name: "KindredServer",

@@ -9,13 +9,13 @@ import SQLiteKit
 /// a time.
 ///
 /// Borrowing and returning a connection is a lock and an array operation on the caller's own
-/// thread; each statement then makes one round trip to the thread pool that runs SQLite (the
-/// async path of SQLiteNIO). A caller finding every connection busy waits, first come first
+/// thread; each statement then makes one round trip to the thread pool that runs SQLite, where
+/// the connection's prepared statements are kept (`SQLiteHandle`). A caller finding every connection busy waits, first come first
 /// served, until one is returned.
 final class SQLiteConnectionPool: Sendable {
     /// One open connection and its SQLKit view (made once; its decoder holds a `JSONDecoder`).
     struct Entry: Sendable {
-        let connection: SQLiteConnection
+        let handle: SQLiteHandle
         let sql: any SQLDatabase
     }
 
@@ -28,12 +28,14 @@ final class SQLiteConnectionPool: Sendable {
     }
 
     private let entries: [Entry]
+    private let threadPool: NIOThreadPool
     private let state: NIOLockedValueBox<State>
     /// The event loop SQLKit's future-based API answers on.
     let eventLoop: any EventLoop
 
-    private init(entries: [Entry], eventLoop: any EventLoop) {
+    private init(entries: [Entry], threadPool: NIOThreadPool, eventLoop: any EventLoop) {
         self.entries = entries
+        self.threadPool = threadPool
         self.eventLoop = eventLoop
         state = NIOLockedValueBox(State(idle: entries))
     }
@@ -45,22 +47,26 @@ final class SQLiteConnectionPool: Sendable {
         storage: SQLiteConnection.Storage, count: Int, pragmas: [String], threadPool: NIOThreadPool,
         eventLoop: any EventLoop, logger: Logger
     ) async throws -> SQLiteConnectionPool {
+        let path: String
+        switch storage {
+        case .memory: path = ":memory:"
+        case .file(let file): path = file
+        }
         var entries: [Entry] = []
         do {
             for _ in 0..<count {
-                let connection = try await SQLiteConnection.open(
-                    storage: storage, threadPool: threadPool, logger: logger, on: eventLoop
-                )
-                entries.append(Entry(connection: connection, sql: connection.sql()))
+                let handle = try await threadPool.runIfActive { try SQLiteHandle(path: path) }
+                let sql = SQLiteHandleDatabase(handle: handle, threadPool: threadPool, eventLoop: eventLoop, logger: logger)
+                entries.append(Entry(handle: handle, sql: sql))
                 for pragma in pragmas {
-                    _ = try await connection.query(pragma, [])
+                    try await sql.raw(SQLQueryString(pragma)).run()
                 }
             }
         } catch {
-            for entry in entries { try? await entry.connection.close() }
+            for entry in entries { try? await threadPool.runIfActive { entry.handle.close() } }
             throw error
         }
-        return SQLiteConnectionPool(entries: entries, eventLoop: eventLoop)
+        return SQLiteConnectionPool(entries: entries, threadPool: threadPool, eventLoop: eventLoop)
     }
 
     /// The SQLite library's version, as SQLKit reports it.
@@ -137,6 +143,6 @@ final class SQLiteConnectionPool: Sendable {
             }
             if allBack { closer.resume() }
         }
-        for entry in entries { try? await entry.connection.close() }
+        for entry in entries { try? await threadPool.runIfActive { entry.handle.close() } }
     }
 }
