@@ -173,6 +173,12 @@ public final class Database: Sendable {
         return store.groupCommit.committed
     }
 
+    /// The checkpoints of a file SQLite database's log so far (nil otherwise).
+    var checkpointStatistics: SQLiteCheckpointer.Statistics? {
+        guard case .sqlite(let store) = pool else { return nil }
+        return store.checkpointer?.statistics
+    }
+
     /// SQLite transactions waiting for the group commit's writer (0 on PostgreSQL).
     var queuedTransactions: Int {
         guard case .sqlite(let store) = pool else { return 0 }

@@ -5,7 +5,8 @@ import SQLKit
 import SQLiteKit
 
 /// Everything an open SQLite database runs on: the readers' connections and threads, the
-/// writer's connection and thread, and the group commit that writes through it.
+/// writer's connection and thread, the group commit that writes through it, and (for a file)
+/// the checkpointer's connection and thread.
 ///
 /// A file database has `readerCount` readers on a thread pool of as many threads, and one
 /// more connection for writing with a thread of its own (the group commit's writer task runs
@@ -19,6 +20,8 @@ struct SQLiteStore: Sendable {
     let writer: SQLiteConnectionPool
     /// Every transaction goes through it.
     let groupCommit: SQLiteGroupCommit
+    /// A file database's checkpoints (an in-memory one has no log).
+    let checkpointer: SQLiteCheckpointer?
     private let threadPools: [NIOThreadPool]
 
     /// Opens the connections and applies `configuration`'s pragmas to each.
@@ -30,6 +33,8 @@ struct SQLiteStore: Sendable {
         let isMemory: Bool
         if case .memory = storage { isMemory = true } else { isMemory = false }
         let readerCount = isMemory ? 1 : Self.readerCount(configuration)
+        // A file database's log is checkpointed by `SQLiteCheckpointer`, never inside a commit.
+        let pragmas = configuration.sqlitePragmas + (isMemory ? [] : ["PRAGMA wal_autocheckpoint = 0"])
         let readerThreads = NIOThreadPool(numberOfThreads: readerCount)
         readerThreads.start()
         var threadPools = [readerThreads]
@@ -37,7 +42,7 @@ struct SQLiteStore: Sendable {
         do {
             let readers = try await SQLiteConnectionPool.open(
                 storage: storage, count: readerCount,
-                pragmas: configuration.sqlitePragmas, threadPool: readerThreads, eventLoop: eventLoop, logger: logger
+                pragmas: pragmas, threadPool: readerThreads, eventLoop: eventLoop, logger: logger
             )
             opened.append(readers)
             var writer = readers
@@ -47,7 +52,7 @@ struct SQLiteStore: Sendable {
                 writerThreads.start()
                 threadPools.append(writerThreads)
                 writer = try await SQLiteConnectionPool.open(
-                    storage: storage, count: 1, pragmas: configuration.sqlitePragmas, threadPool: writerThreads,
+                    storage: storage, count: 1, pragmas: pragmas, threadPool: writerThreads,
                     eventLoop: eventLoop, logger: logger
                 )
                 opened.append(writer)
@@ -56,7 +61,18 @@ struct SQLiteStore: Sendable {
                 writer: writer, executor: ThreadPoolTaskExecutor(threadPool: writerThreads),
                 limits: configuration.sqliteGroupLimits
             )
-            return SQLiteStore(readers: readers, writer: writer, groupCommit: groupCommit, threadPools: threadPools)
+            var checkpointer: SQLiteCheckpointer?
+            if case .file(let path) = storage {
+                checkpointer = try await SQLiteCheckpointer.open(
+                    path: path, busyTimeout: configuration.sqliteBusyTimeout,
+                    commits: { groupCommit.committed.groups }, logger: logger
+                )
+                checkpointer?.start()
+            }
+            return SQLiteStore(
+                readers: readers, writer: writer, groupCommit: groupCommit, checkpointer: checkpointer,
+                threadPools: threadPools
+            )
         } catch {
             for pool in opened { await pool.close() }
             for threadPool in threadPools { try? await threadPool.shutdownGracefully() }
@@ -77,6 +93,9 @@ struct SQLiteStore: Sendable {
     func close() async {
         await readers.close()
         if writer !== readers { await writer.close() }
+        // Last: its final checkpoint runs after every write, and closing the database's last
+        // connection lets SQLite remove the log.
+        await checkpointer?.close()
         for threadPool in threadPools { try? await threadPool.shutdownGracefully() }
     }
 }
