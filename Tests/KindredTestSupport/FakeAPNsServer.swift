@@ -78,20 +78,25 @@ public final class FakeAPNsServer: Sendable {
         channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
-                channel.pipeline.addHandler(NIOSSLServerHandler(context: context)).flatMap {
+                // Handlers are added on the channel's own event loop (they are not Sendable).
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: context))
+                }.flatMap {
                     channel.configureHTTP2Pipeline(mode: .server) { stream in
-                        stream.pipeline.addHandlers([
-                            HTTP2FramePayloadToHTTP1ServerCodec(),
-                            StreamHandler { request in
-                                received.withLockedValue { $0.append(request) }
-                                let token = String(request.path.split(separator: "/").last ?? "")
-                                let attempt = attempts.withLockedValue { counts -> Int in
-                                    counts[token, default: 0] += 1
-                                    return counts[token, default: 1]
-                                }
-                                return respond(token, attempt)
-                            },
-                        ])
+                        stream.eventLoop.makeCompletedFuture {
+                            try stream.pipeline.syncOperations.addHandlers([
+                                HTTP2FramePayloadToHTTP1ServerCodec(),
+                                StreamHandler { request in
+                                    received.withLockedValue { $0.append(request) }
+                                    let token = String(request.path.split(separator: "/").last ?? "")
+                                    let attempt = attempts.withLockedValue { counts -> Int in
+                                        counts[token, default: 0] += 1
+                                        return counts[token, default: 1]
+                                    }
+                                    return respond(token, attempt)
+                                },
+                            ])
+                        }
                     }.map { _ in }
                 }
             }
