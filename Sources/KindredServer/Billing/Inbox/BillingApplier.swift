@@ -36,44 +36,56 @@ struct BillingApplier: Sendable {
     /// The realtime event type of an entitlement change.
     static let eventType = "billing.entitlements"
 
-    /// Applies one inbox envelope exactly once.
+    /// Applies one inbox envelope exactly once, in a transaction of its own.
     /// - Throws: `BillingApplyError`, decoding and database errors (the queue retries).
     func apply(_ envelope: BillingInbox.Envelope) async throws -> Outcome {
+        let decoded = try Self.decode(envelope)
         let now = clock.now()
-        let nowMs = now.millisecondsSince1970
+        return try await realtime.transaction { transaction in
+            try await apply(envelope, decoded: decoded, now: now, on: transaction)
+        }
+    }
+
+    /// Decodes an envelope's provider event.
+    /// - Throws: `DecodingError` when the body is not the provider's event.
+    static func decode(_ envelope: BillingInbox.Envelope) throws -> DecodedEvent {
         let body = Data(envelope.body.utf8)
-        let decoded: DecodedEvent
         switch envelope.provider {
         case .revenuecat:
             let event = try JSONDecoder().decode(RevenueCatWebhookBody.self, from: body).event
-            decoded = DecodedEvent(type: event.type, time: event.eventTimestampMs, revenueCat: event)
+            return DecodedEvent(type: event.type, time: event.eventTimestampMs, revenueCat: event)
         case .stripe:
             let event = try JSONDecoder().decode(StripeEvent.self, from: body)
-            decoded = DecodedEvent(type: event.type, time: event.created * 1000, stripe: event)
+            return DecodedEvent(type: event.type, time: event.created * 1000, stripe: event)
         }
-        return try await realtime.transaction { transaction in
-            let sql = transaction.sql
-            // The effect is read first (nothing written yet), then the event's record is written
-            // with its outcome: a conflict means it was applied before, and nothing is written.
-            let effect: BillingEffect
-            if let event = decoded.revenueCat {
-                effect = try await revenueCat.effect(of: event, now: nowMs, on: sql)
-            } else if let event = decoded.stripe {
-                effect = try await stripe.effect(of: event, now: nowMs, on: sql)
-            } else {
-                effect = .ignored("no event")
-            }
-            let recorded = try await sql.insert(into: "kindred_billing_events")
-                .columns("provider", "event_id", "type", "user_id", "outcome", "event_time", "applied_at")
-                .values(
-                    SQLBind(envelope.provider.rawValue), SQLBind(envelope.eventID), SQLBind(String(decoded.type.prefix(100))),
-                    SQLBind(effect.userID), SQLBind(effect.outcome), SQLBind(decoded.time), SQLBind(nowMs)
-                )
-                .ignoringConflicts().returning("event_id").all()
-            guard !recorded.isEmpty else { return Outcome.duplicate }
-            _ = try await commit(effect, now: now, on: transaction)
-            return Outcome.applied(effect.outcome)
+    }
+
+    /// Applies a decoded event inside `transaction`, unless its record shows it was applied before.
+    func apply(
+        _ envelope: BillingInbox.Envelope, decoded: DecodedEvent, now: Date, on transaction: RealtimeTransaction
+    ) async throws -> Outcome {
+        let nowMs = now.millisecondsSince1970
+        let sql = transaction.sql
+        // The effect is read first (nothing written yet), then the event's record is written
+        // with its outcome: a conflict means it was applied before, and nothing is written.
+        let effect: BillingEffect
+        if let event = decoded.revenueCat {
+            effect = try await revenueCat.effect(of: event, now: nowMs, on: sql)
+        } else if let event = decoded.stripe {
+            effect = try await stripe.effect(of: event, now: nowMs, on: sql)
+        } else {
+            effect = .ignored("no event")
         }
+        let recorded = try await sql.insert(into: "kindred_billing_events")
+            .columns("provider", "event_id", "type", "user_id", "outcome", "event_time", "applied_at")
+            .values(
+                SQLBind(envelope.provider.rawValue), SQLBind(envelope.eventID), SQLBind(String(decoded.type.prefix(100))),
+                SQLBind(effect.userID), SQLBind(effect.outcome), SQLBind(decoded.time), SQLBind(nowMs)
+            )
+            .ignoringConflicts().returning("event_id").all()
+        guard !recorded.isEmpty else { return Outcome.duplicate }
+        _ = try await commit(effect, now: now, on: transaction)
+        return Outcome.applied(effect.outcome)
     }
 
     /// Writes an effect's links and entries, recomputes its users and publishes their changes,

@@ -19,8 +19,8 @@ extension QueueWorker: Service {
     }
 
     /// Keeps up to `handler.concurrency` items of one queue in flight: claims as many as there
-    /// are free slots, waits for a slot when full, and for a wake-up or the poll interval when
-    /// the queue has nothing due.
+    /// are free slots (with a batch handler, split into lanes of one transaction each), waits
+    /// for a slot when full, and for a wake-up or the poll interval when the queue has nothing due.
     private func runQueue(_ handler: QueueHandler) async {
         let inFlight = NIOLockedValueBox(0)
         let slotFreed = WakeSignal()
@@ -43,11 +43,21 @@ extension QueueWorker: Service {
                     items = []
                 }
                 inFlight.withLockedValue { $0 += items.count }
-                for item in items {
-                    group.addTask {
-                        await self.deliver(item, to: handler)
-                        inFlight.withLockedValue { $0 -= 1 }
-                        slotFreed.signal()
+                if let batch = handler.batch {
+                    for lane in batch.lanes(of: items) {
+                        group.addTask {
+                            await self.deliver(batch: lane, to: handler, with: batch)
+                            inFlight.withLockedValue { $0 -= lane.count }
+                            slotFreed.signal()
+                        }
+                    }
+                } else {
+                    for item in items {
+                        group.addTask {
+                            await self.deliver(item, to: handler)
+                            inFlight.withLockedValue { $0 -= 1 }
+                            slotFreed.signal()
+                        }
                     }
                 }
                 if items.count < free {
