@@ -29,16 +29,23 @@ public struct QueueBatchHandler: Sendable {
     }
 
     /// Splits claimed items into lanes: as few lanes as `laneSize` allows, items with one
-    /// partition key in the same lane, each lane in claim order.
+    /// partition key in the same lane. Each lane is ordered by key (claim order within a key), so
+    /// concurrent lanes that lock per-key rows (e.g. users) take those locks in one order and
+    /// cannot deadlock on them.
     func lanes(of items: [QueueItem]) -> [[QueueItem]] {
+        guard !items.isEmpty else { return [] }
         let count = (items.count + laneSize - 1) / laneSize
-        guard count > 1 else { return items.isEmpty ? [] : [items] }
-        var lanes = Array(repeating: [QueueItem](), count: count)
+        var lanes = Array(repeating: [(key: String, item: QueueItem)](), count: count)
         for item in items {
+            let key = partition(item)
             var hasher = Hasher()
-            hasher.combine(partition(item))
-            lanes[Int(UInt(bitPattern: hasher.finalize()) % UInt(count))].append(item)
+            hasher.combine(key)
+            lanes[count == 1 ? 0 : Int(UInt(bitPattern: hasher.finalize()) % UInt(count))].append((key, item))
         }
-        return lanes.filter { !$0.isEmpty }
+        return lanes.filter { !$0.isEmpty }.map { lane in
+            lane.enumerated()
+                .sorted { ($0.element.key, $0.offset) < ($1.element.key, $1.offset) }
+                .map(\.element.item)
+        }
     }
 }
