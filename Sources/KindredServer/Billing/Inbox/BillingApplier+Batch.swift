@@ -3,10 +3,12 @@ import KindredStore
 import SQLKit
 
 extension BillingApplier {
-    /// Applies a lane of inbox items in one transaction: each event in a savepoint of its own
-    /// (a failing event is rolled back alone and reported; the others apply), then the applied
-    /// and duplicate items are completed in that transaction, so each completion commits with its
-    /// effect. Items that cannot be decoded fail without touching the database.
+    /// Applies a lane of inbox items in one transaction: each event recorded and written in a
+    /// savepoint of its own (a failing event is rolled back alone and reported; the others
+    /// apply), then each touched user recomputed once (publishing its entitlements once if they
+    /// changed), then the applied and duplicate items completed in that transaction, so each
+    /// completion commits with its effect. Items that cannot be decoded fail without touching
+    /// the database.
     /// - Returns: the failed items' errors by item id (the queue retries or dead-letters them).
     /// - Throws: when the transaction itself fails: nothing was committed, and the queue applies
     ///   the items one transaction each instead.
@@ -28,21 +30,23 @@ extension BillingApplier {
             let sql = transaction.sql
             var rolledBack: [String: String] = [:]
             var done: [QueueItem] = []
+            var touched: [String: AppID] = [:]
             for event in events {
-                let published = transaction.published.withLockedValue { $0.count }
                 try await sql.raw("SAVEPOINT kindred_inbox_item").run()
                 do {
-                    _ = try await apply(event.envelope, decoded: event.event, now: now, on: transaction)
+                    let (_, effect) = try await write(event.envelope, decoded: event.event, now: now, on: sql)
                     try await sql.raw("RELEASE SAVEPOINT kindred_inbox_item").run()
+                    touched.merge(effect?.touched ?? [:]) { _, latest in latest }
                     done.append(event.item)
                 } catch {
-                    // What the event published rolls back with its savepoint: not delivered either.
                     try await sql.raw("ROLLBACK TO SAVEPOINT kindred_inbox_item").run()
                     try await sql.raw("RELEASE SAVEPOINT kindred_inbox_item").run()
-                    transaction.published.withLockedValue { $0.removeSubrange(published...) }
                     rolledBack[event.item.id] = String(describing: error)
                 }
             }
+            // Each touched user once, after all of the lane's events: one recomputation and at
+            // most one realtime event per user (the latest entitlements) for the lane.
+            _ = try await recompute(touched, appended: [:], now: now, on: transaction)
             try await WorkQueue.complete(done, on: sql)
             return rolledBack
         }
