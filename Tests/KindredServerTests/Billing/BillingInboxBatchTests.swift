@@ -100,6 +100,30 @@ import Testing
         }
     }
 
+    @Test("a lane recomputes each user once and publishes one realtime event: the latest entitlements", arguments: Backend.all)
+    func onePublishPerUser(backend: Backend) async throws {
+        let clock = TestClock(start: BillingFixtures.start)
+        try await TestApplication.run(on: backend, clock: clock, billing: BillingFixtures.settings()) { application, client in
+            let sql = application.database.sql
+            let user = try await client.signUp("lane@example.com", app: "pulse").user.id
+            for body in [
+                BillingFixtures.revenueCat(id: "l1", type: "INITIAL_PURCHASE", user: user, expiresAt: Self.now + 30 * Self.day, eventAt: Self.now - 100),
+                BillingFixtures.revenueCat(id: "l2", type: "RENEWAL", user: user, expiresAt: Self.now + 60 * Self.day, eventAt: Self.now),
+            ] {
+                #expect(try await client.revenueCatWebhook(body).status == .ok)
+            }
+
+            #expect(await application.platform.worker.processAvailable() == 2)
+            let published = try await sql.select().column("data").from("kindred_realtime_events")
+                .where("channel", .equal, "user:\(user)").where("type", .equal, "billing.entitlements").all()
+            #expect(published.count == 1)
+            #expect(try published.first?.decode(column: "data", as: String.self).contains(#""expiresAt":\#(Self.now + 60 * Self.day)"#) == true)
+            #expect(try await application.subscription(of: user).latestExpiration == Self.now + 60 * Self.day)
+            #expect(try await Self.count("SELECT COUNT(*) AS n FROM kindred_billing_plans", sql) == 2)
+            #expect(try await Self.count("SELECT COUNT(*) AS n FROM kindred_queue_items", sql) == 0)
+        }
+    }
+
     /// A trigger that fails plan inserts of `eventID` while `billing_fault_switch` has a row.
     static func failPlanInserts(eventID: String, on sql: any SQLDatabase) async throws {
         try await installSwitch(on: sql)
