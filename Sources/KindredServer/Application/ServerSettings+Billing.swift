@@ -79,7 +79,8 @@ extension ServerSettings {
             maxDelay: .milliseconds(try positive("billing.inbox.retryMaxMs", 3_600_000))
         )
         billing.inboxLease = .seconds(try positive("billing.inbox.leaseSeconds", 60))
-        billing.inboxConcurrency = try positive("billing.inbox.concurrency", 16)
+        billing.inboxConcurrency = try positive("billing.inbox.concurrency", 256)
+        billing.inboxBatchSize = try positive("billing.inbox.batchSize", 64)
         return billing
     }
 }

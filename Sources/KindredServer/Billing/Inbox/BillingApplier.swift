@@ -36,51 +36,82 @@ struct BillingApplier: Sendable {
     /// The realtime event type of an entitlement change.
     static let eventType = "billing.entitlements"
 
-    /// Applies one inbox envelope exactly once.
+    /// Applies one inbox envelope exactly once, in a transaction of its own.
     /// - Throws: `BillingApplyError`, decoding and database errors (the queue retries).
     func apply(_ envelope: BillingInbox.Envelope) async throws -> Outcome {
+        let decoded = try Self.decode(envelope)
         let now = clock.now()
-        let nowMs = now.millisecondsSince1970
+        return try await realtime.transaction { transaction in
+            try await apply(envelope, decoded: decoded, now: now, on: transaction)
+        }
+    }
+
+    /// Decodes an envelope's provider event.
+    /// - Throws: `DecodingError` when the body is not the provider's event.
+    static func decode(_ envelope: BillingInbox.Envelope) throws -> DecodedEvent {
         let body = Data(envelope.body.utf8)
-        let decoded: DecodedEvent
         switch envelope.provider {
         case .revenuecat:
             let event = try JSONDecoder().decode(RevenueCatWebhookBody.self, from: body).event
-            decoded = DecodedEvent(type: event.type, time: event.eventTimestampMs, revenueCat: event)
+            return DecodedEvent(type: event.type, time: event.eventTimestampMs, revenueCat: event)
         case .stripe:
             let event = try JSONDecoder().decode(StripeEvent.self, from: body)
-            decoded = DecodedEvent(type: event.type, time: event.created * 1000, stripe: event)
+            return DecodedEvent(type: event.type, time: event.created * 1000, stripe: event)
         }
-        return try await realtime.transaction { transaction in
-            let sql = transaction.sql
-            // The effect is read first (nothing written yet), then the event's record is written
-            // with its outcome: a conflict means it was applied before, and nothing is written.
-            let effect: BillingEffect
-            if let event = decoded.revenueCat {
-                effect = try await revenueCat.effect(of: event, now: nowMs, on: sql)
-            } else if let event = decoded.stripe {
-                effect = try await stripe.effect(of: event, now: nowMs, on: sql)
-            } else {
-                effect = .ignored("no event")
-            }
-            let recorded = try await sql.insert(into: "kindred_billing_events")
-                .columns("provider", "event_id", "type", "user_id", "outcome", "event_time", "applied_at")
-                .values(
-                    SQLBind(envelope.provider.rawValue), SQLBind(envelope.eventID), SQLBind(String(decoded.type.prefix(100))),
-                    SQLBind(effect.userID), SQLBind(effect.outcome), SQLBind(decoded.time), SQLBind(nowMs)
-                )
-                .ignoringConflicts().returning("event_id").all()
-            guard !recorded.isEmpty else { return Outcome.duplicate }
-            _ = try await commit(effect, now: now, on: transaction)
-            return Outcome.applied(effect.outcome)
+    }
+
+    /// Applies a decoded event inside `transaction`, unless its record shows it was applied before.
+    func apply(
+        _ envelope: BillingInbox.Envelope, decoded: DecodedEvent, now: Date, on transaction: RealtimeTransaction
+    ) async throws -> Outcome {
+        let (outcome, effect) = try await write(envelope, decoded: decoded, now: now, on: transaction.sql)
+        if let effect {
+            _ = try await recompute(effect.touched, appended: [:], now: now, on: transaction)
         }
+        return outcome
+    }
+
+    /// Records a decoded event and writes its effect inside the caller's transaction, unless its
+    /// record shows it was applied before; its users are left to recompute.
+    /// - Returns: the outcome, and the effect when it was written now.
+    func write(
+        _ envelope: BillingInbox.Envelope, decoded: DecodedEvent, now: Date, on sql: any SQLDatabase
+    ) async throws -> (Outcome, BillingEffect?) {
+        let nowMs = now.millisecondsSince1970
+        // The effect is read first (nothing written yet), then the event's record is written
+        // with its outcome: a conflict means it was applied before, and nothing is written.
+        let effect: BillingEffect
+        if let event = decoded.revenueCat {
+            effect = try await revenueCat.effect(of: event, now: nowMs, on: sql)
+        } else if let event = decoded.stripe {
+            effect = try await stripe.effect(of: event, now: nowMs, on: sql)
+        } else {
+            effect = .ignored("no event")
+        }
+        let recorded = try await sql.insert(into: "kindred_billing_events")
+            .columns("provider", "event_id", "type", "user_id", "outcome", "event_time", "applied_at")
+            .values(
+                SQLBind(envelope.provider.rawValue), SQLBind(envelope.eventID), SQLBind(String(decoded.type.prefix(100))),
+                SQLBind(effect.userID), SQLBind(effect.outcome), SQLBind(decoded.time), SQLBind(nowMs)
+            )
+            .ignoringConflicts().returning("event_id").all()
+        guard !recorded.isEmpty else { return (.duplicate, nil) }
+        _ = try await write(effect, now: now, on: sql)
+        return (.applied(effect.outcome), effect)
     }
 
     /// Writes an effect's links and entries, recomputes its users and publishes their changes,
     /// inside `transaction`.
     /// - Returns: each touched user's recomputation.
     func commit(_ effect: BillingEffect, now: Date, on transaction: RealtimeTransaction) async throws -> [String: BillingLedger.Recomputed] {
-        let sql = transaction.sql
+        let appended = try await write(effect, now: now, on: transaction.sql)
+        return try await recompute(effect.touched, appended: appended, now: now, on: transaction)
+    }
+
+    /// Writes an effect's links, transfers and entries (its users locked first), inside the
+    /// caller's transaction, without recomputing anyone.
+    /// - Returns: how many entries were appended, per user.
+    func write(_ effect: BillingEffect, now: Date, on sql: any SQLDatabase) async throws -> [String: Int] {
         let nowMs = now.millisecondsSince1970
         try await BillingLedger.lock(effect.touched.keys.filter { !effect.locked.contains($0) }, on: sql)
         for link in effect.links {
@@ -93,9 +124,18 @@ struct BillingApplier: Sendable {
         for entry in effect.appends {
             if try await BillingLedger.append(entry, on: sql) { appended[entry.userID, default: 0] += 1 }
         }
+        return appended
+    }
+
+    /// Recomputes `touched` users (in id order) and publishes the changed ones' entitlements,
+    /// inside `transaction`.
+    /// - Returns: each user's recomputation.
+    func recompute(
+        _ touched: [String: AppID], appended: [String: Int], now: Date, on transaction: RealtimeTransaction
+    ) async throws -> [String: BillingLedger.Recomputed] {
         var results: [String: BillingLedger.Recomputed] = [:]
-        for (user, app) in effect.touched.sorted(by: { $0.key < $1.key }) {
-            var recomputed = try await ledger.recompute(userID: user, app: app, now: now, on: sql)
+        for (user, app) in touched.sorted(by: { $0.key < $1.key }) {
+            var recomputed = try await ledger.recompute(userID: user, app: app, now: now, on: transaction.sql)
             recomputed.appended = appended[user] ?? 0
             if recomputed.changed {
                 let payload = BillingRepresentation.entitlements(

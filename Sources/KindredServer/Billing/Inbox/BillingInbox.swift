@@ -44,9 +44,16 @@ public enum BillingInbox {
 
     /// The queue handler: applies each item exactly once (the applier records the event id in
     /// the transaction of its effect); a failure throws, so the queue retries or dead-letters.
+    /// Claimed items are applied in lanes of `inboxBatchSize`, one transaction per lane with a
+    /// savepoint per event, each lane completing its items in its transaction; a lane whose
+    /// transaction fails is applied again one event per transaction.
     static func handler(applier: BillingApplier, settings: BillingSettings) -> QueueHandler {
-        QueueHandler(
-            queue: queue, policy: settings.inboxPolicy, lease: settings.inboxLease, concurrency: settings.inboxConcurrency
+        let batch = QueueBatchHandler(laneSize: settings.inboxBatchSize, partition: BillingApplier.partitionKey(of:)) { items in
+            try await applier.apply(batch: items)
+        }
+        return QueueHandler(
+            queue: queue, policy: settings.inboxPolicy, lease: settings.inboxLease, concurrency: settings.inboxConcurrency,
+            batch: batch
         ) { item in
             let envelope: Envelope
             do {

@@ -52,8 +52,11 @@ public struct BillingSettings: Sendable {
     public var inboxPolicy = RetryPolicy()
     /// How long a worker holds an inbox item before another may take it (60 s).
     public var inboxLease: Duration = .seconds(60)
-    /// Inbox items applied at once per worker (16).
-    public var inboxConcurrency = 16
+    /// Inbox items claimed and applied at once per worker (256).
+    public var inboxConcurrency = 256
+    /// The most inbox items applied in one transaction (64): a claim is split into lanes of this
+    /// size, applied concurrently; each user touched in a lane is recomputed once for it.
+    public var inboxBatchSize = 64
 
     /// Creates the defaults: no secrets (the webhooks answer 500 until configured).
     public init() {}

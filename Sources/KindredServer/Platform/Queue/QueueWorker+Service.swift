@@ -19,8 +19,9 @@ extension QueueWorker: Service {
     }
 
     /// Keeps up to `handler.concurrency` items of one queue in flight: claims as many as there
-    /// are free slots, waits for a slot when full, and for a wake-up or the poll interval when
-    /// the queue has nothing due.
+    /// are free slots (with a batch handler: a full claim once every lane of the previous one has
+    /// finished, split into lanes of one transaction each), waits for a slot when full, and for
+    /// a wake-up or the poll interval when the queue has nothing due.
     private func runQueue(_ handler: QueueHandler) async {
         let inFlight = NIOLockedValueBox(0)
         let slotFreed = WakeSignal()
@@ -28,8 +29,12 @@ extension QueueWorker: Service {
         let newWork = workQueue.signal
         await withDiscardingTaskGroup { group in
             while !Task.isShuttingDownGracefully && !Task.isCancelled {
-                let free = handler.concurrency - inFlight.withLockedValue { $0 }
-                guard free > 0 else {
+                let busy = inFlight.withLockedValue { $0 }
+                let free = handler.concurrency - busy
+                // With a batch handler, claims are made in rounds: the lanes of one claim hold
+                // disjoint keys, but a claim made while lanes are still running would hold their
+                // keys (users) too and wait on their locks.
+                guard free > 0, handler.batch == nil || busy == 0 else {
                     await cancelWhenGracefulShutdown { await slotFreed.wait(upTo: interval) }
                     continue
                 }
@@ -43,11 +48,21 @@ extension QueueWorker: Service {
                     items = []
                 }
                 inFlight.withLockedValue { $0 += items.count }
-                for item in items {
-                    group.addTask {
-                        await self.deliver(item, to: handler)
-                        inFlight.withLockedValue { $0 -= 1 }
-                        slotFreed.signal()
+                if let batch = handler.batch {
+                    for lane in batch.lanes(of: items) {
+                        group.addTask {
+                            await self.deliver(batch: lane, to: handler, with: batch)
+                            inFlight.withLockedValue { $0 -= lane.count }
+                            slotFreed.signal()
+                        }
+                    }
+                } else {
+                    for item in items {
+                        group.addTask {
+                            await self.deliver(item, to: handler)
+                            inFlight.withLockedValue { $0 -= 1 }
+                            slotFreed.signal()
+                        }
                     }
                 }
                 if items.count < free {

@@ -16,16 +16,20 @@ public struct QueueHandler: Sendable {
     public var concurrency: Int
     /// Does the work; throwing schedules a retry (or dead-letters after the last attempt).
     public var handle: @Sendable (QueueItem) async throws -> Void
+    /// When set, claimed items are handled a batch (lane) per transaction by it, and `handle`
+    /// is the fall-back for a lane whose transaction failed.
+    public var batch: QueueBatchHandler?
 
     /// Creates a handler (defaults: 8 attempts, 10 s to 1 h backoff, 5-minute lease, 4 at once).
     public init(
         queue: String, policy: RetryPolicy = RetryPolicy(), lease: Duration = .seconds(300), concurrency: Int = 4,
-        handle: @escaping @Sendable (QueueItem) async throws -> Void
+        batch: QueueBatchHandler? = nil, handle: @escaping @Sendable (QueueItem) async throws -> Void
     ) {
         self.queue = queue
         self.policy = policy
         self.lease = lease
         self.concurrency = max(1, concurrency)
+        self.batch = batch
         self.handle = handle
     }
 }
@@ -94,37 +98,75 @@ public final class QueueWorker: Sendable {
             return 0
         }
         await withTaskGroup(of: Void.self) { group in
-            for item in items {
-                group.addTask { await self.deliver(item, to: handler) }
+            if let batch = handler.batch {
+                for lane in batch.lanes(of: items) {
+                    group.addTask { await self.deliver(batch: lane, to: handler, with: batch) }
+                }
+            } else {
+                for item in items {
+                    group.addTask { await self.deliver(item, to: handler) }
+                }
             }
         }
         return items.count
     }
 
+    /// Runs the batch handler on one lane and records its failures; when the lane's
+    /// transaction failed as a whole, delivers its items one by one instead.
+    func deliver(batch items: [QueueItem], to handler: QueueHandler, with batch: QueueBatchHandler) async {
+        let failures: [String: String]
+        do {
+            failures = try await batch.handle(items)
+        } catch {
+            logger.warning(
+                "queue \(handler.queue): a batch of \(items.count) failed, handling its items one by one: \(error)"
+            )
+            for item in items {
+                await deliver(item, to: handler)
+            }
+            return
+        }
+        for item in items {
+            if let message = failures[item.id] {
+                await recordFailure(of: item, message: message, to: handler)
+            }
+        }
+    }
+
     /// Runs the handler on one item and records success or failure.
     func deliver(_ item: QueueItem, to handler: QueueHandler) async {
-        var itemLogger = logger
-        itemLogger[metadataKey: "queue"] = "\(item.queue)"
-        itemLogger[metadataKey: "item"] = "\(item.id)"
         do {
             try await handler.handle(item)
             if try await !workQueue.complete(item) {
-                itemLogger.warning("finished after its lease expired; another worker may have run it again")
+                logger(for: item).warning("finished after its lease expired; another worker may have run it again")
             }
         } catch {
-            let message = String(describing: error)
-            do {
-                switch try await workQueue.fail(item, error: message, policy: handler.policy) {
-                case .retry(let at):
-                    itemLogger.notice("attempt \(item.attempt) failed, retry at \(at.formatted(.iso8601)): \(message)")
-                case .deadLettered:
-                    itemLogger.error("attempt \(item.attempt) failed, dead-lettered: \(message)")
-                case .stale:
-                    itemLogger.warning("failed after its lease expired: \(message)")
-                }
-            } catch {
-                itemLogger.error("cannot record the failure (the lease will expire and it will be retried): \(error)")
+            await recordFailure(of: item, message: String(describing: error), to: handler)
+        }
+    }
+
+    /// The worker's logger with the item's queue and id.
+    private func logger(for item: QueueItem) -> Logger {
+        var itemLogger = logger
+        itemLogger[metadataKey: "queue"] = "\(item.queue)"
+        itemLogger[metadataKey: "item"] = "\(item.id)"
+        return itemLogger
+    }
+
+    /// Records a failed attempt: a retry, or a dead letter after the last one.
+    func recordFailure(of item: QueueItem, message: String, to handler: QueueHandler) async {
+        let itemLogger = logger(for: item)
+        do {
+            switch try await workQueue.fail(item, error: message, policy: handler.policy) {
+            case .retry(let at):
+                itemLogger.notice("attempt \(item.attempt) failed, retry at \(at.formatted(.iso8601)): \(message)")
+            case .deadLettered:
+                itemLogger.error("attempt \(item.attempt) failed, dead-lettered: \(message)")
+            case .stale:
+                itemLogger.warning("failed after its lease expired: \(message)")
             }
+        } catch {
+            itemLogger.error("cannot record the failure (the lease will expire and it will be retried): \(error)")
         }
     }
 }

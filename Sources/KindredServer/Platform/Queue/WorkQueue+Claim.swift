@@ -144,6 +144,20 @@ extension WorkQueue {
         return deleted == 1
     }
 
+    /// Marks claimed items done inside the caller's transaction (one DELETE per claim), so the
+    /// completion commits with the items' effects. Batch handlers call it.
+    /// - Returns: how many were still claimed (the others' leases expired and were claimed again).
+    @discardableResult
+    public static func complete(_ items: [QueueItem], on sql: any SQLDatabase) async throws -> Int {
+        var deleted = 0
+        for (token, claimed) in Dictionary(grouping: items, by: \.claimToken) {
+            deleted += try await sql.delete(from: "kindred_queue_items")
+                .where("id", .in, claimed.map(\.id)).where("claim_token", .equal, token)
+                .returning("id").all().count
+        }
+        return deleted
+    }
+
     /// Records a failed attempt: schedules a retry with full-jitter backoff, or, after the
     /// policy's last attempt, moves the item to the dead-letter table with `error`.
     @discardableResult
