@@ -30,7 +30,9 @@ import Testing
         Route(method: .get, path: "/v1/closer/questions/everyday-001", expected: [200, 200, 200, 200, 401]),
         Route(method: .get, path: "/v1/closer/couple", expected: [200, 200, 404, 404, 401]),
         Route(method: .get, path: "/v1/closer/couples/{c}", expected: [200, 200, 404, 404, 401]),
-        Route(method: .patch, path: "/v1/closer/couples/{c}/settings", body: #"{"timeZone":"Europe/Paris"}"#, expected: [200, 200, 404, 404, 401]),
+        // The couple's own zone (the default): another zone could move "today" past its 23:00
+        // boundary at some hours of the day, and the later POST …/today would assign afresh (201).
+        Route(method: .patch, path: "/v1/closer/couples/{c}/settings", body: #"{"timeZone":"America/Chicago"}"#, expected: [200, 200, 404, 404, 401]),
         Route(method: .put, path: "/v1/closer/couples/{c}/recovery-wrap", body: wrap, expected: [200, 200, 404, 404, 401]),
         Route(method: .post, path: "/v1/closer/couples/{c}/encryption-migration", body: wrap, expected: [409, 409, 404, 404, 401]),
         Route(method: .post, path: "/v1/closer/couples/{c}/encryption-migration/complete", expected: [409, 409, 404, 404, 401]),
