@@ -3,8 +3,8 @@ import NIOConcurrencyHelpers
 import NIOPosix
 import SQLiteNIO
 
-/// Copies a file database's write-ahead log back into the database from a connection and thread
-/// of its own, so the writer never does.
+/// Copies a file database's write-ahead log back into the database from a connection of its own,
+/// on the readers' threads, so the writer never does.
 ///
 /// With SQLite's default, the connection whose commit takes the log past 1,000 pages runs the
 /// checkpoint inside that commit: on the group commit's writer that was 7 % of the server's CPU
@@ -37,36 +37,31 @@ final class SQLiteCheckpointer: Sendable {
     private let counts = NIOLockedValueBox(Statistics())
     private let loop = NIOLockedValueBox<Task<Void, Never>?>(nil)
 
-    /// Opens the checkpointer's connection to `path` on a thread of its own.
+    /// Opens the checkpointer's connection to `path`; its checkpoints run on `threadPool` (the
+    /// readers' threads: a checkpoint is a short blocking call, and the writer's thread is the one
+    /// to keep free).
     /// - Parameter commits: a count that grows with each commit (the group commit's groups).
     /// - Throws: `KindredStoreError.connectionFailed`.
     static func open(
-        path: String, busyTimeout: Duration, commits: @escaping @Sendable () -> Int,
+        path: String, busyTimeout: Duration, threadPool: NIOThreadPool, commits: @escaping @Sendable () -> Int,
         interval: Duration = .milliseconds(100), idleInterval: Duration = .seconds(5), logger: Logger
     ) async throws -> SQLiteCheckpointer {
-        let threadPool = NIOThreadPool(numberOfThreads: 1)
-        threadPool.start()
-        do {
-            let handle = try await threadPool.runIfActive {
-                let handle = try SQLiteHandle(path: path)
-                do {
-                    for pragma in ["PRAGMA busy_timeout = \(busyTimeout.milliseconds)", "PRAGMA wal_autocheckpoint = 0"] {
-                        try handle.run(pragma, []) { _ in }
-                    }
-                } catch {
-                    handle.close()
-                    throw error
+        let handle = try await threadPool.runIfActive {
+            let handle = try SQLiteHandle(path: path)
+            do {
+                for pragma in ["PRAGMA busy_timeout = \(busyTimeout.milliseconds)", "PRAGMA wal_autocheckpoint = 0"] {
+                    try handle.run(pragma, []) { _ in }
                 }
-                return handle
+            } catch {
+                handle.close()
+                throw error
             }
-            return SQLiteCheckpointer(
-                handle: handle, threadPool: threadPool, commits: commits, interval: interval,
-                idleInterval: idleInterval, logger: logger
-            )
-        } catch {
-            try? await threadPool.shutdownGracefully()
-            throw error
+            return handle
         }
+        return SQLiteCheckpointer(
+            handle: handle, threadPool: threadPool, commits: commits, interval: interval,
+            idleInterval: idleInterval, logger: logger
+        )
     }
 
     private init(
@@ -141,7 +136,8 @@ final class SQLiteCheckpointer: Sendable {
         }
     }
 
-    /// Stops the loop, runs a last checkpoint and closes the connection.
+    /// Stops the loop, runs a last checkpoint and closes the connection (before the thread pool
+    /// stops).
     func close() async {
         let task = loop.withLockedValue { loop in
             defer { loop = nil }
@@ -152,6 +148,5 @@ final class SQLiteCheckpointer: Sendable {
         _ = try? await checkpoint()
         let handle = handle
         try? await threadPool.runIfActive { handle.close() }
-        try? await threadPool.shutdownGracefully()
     }
 }

@@ -14,12 +14,15 @@ import VaporCSQLite
 /// looked at a bound value was re-prepared at every run (a tenth of `GET /v1/me`'s CPU). At most `statementCapacity` statements are kept,
 /// the least recently used one finalized first.
 ///
-/// Not thread-safe on its own: the pool lends a handle to one borrower at a time, and every call
-/// runs on the store's thread pool (the pool's and the thread pool's locks order the accesses).
+/// The pool lends a handle to one borrower at a time, and every call runs on the store's thread
+/// pool; a lock still serializes the calls (one uncontended lock per statement), because a
+/// borrower may run statements of one session concurrently, on two threads of the pool, and two
+/// runs must never share a kept statement or the cache at once.
 final class SQLiteHandle: @unchecked Sendable {
     /// How many prepared statements one connection keeps.
     static let statementCapacity = 256
 
+    private let lock = NIOLock()
     private var raw: OpaquePointer?
     private var statements: [String: CachedStatement] = [:]
     private var uses: UInt64 = 0
@@ -64,8 +67,11 @@ final class SQLiteHandle: @unchecked Sendable {
         raw = handle
     }
 
+    /// A handle dropped without `close()` (a database its owner never closed) still releases its
+    /// statements and connection.
     deinit {
-        assert(raw == nil, "an SQLiteHandle was not closed")
+        for statement in statements.values { sqlite_nio_sqlite3_finalize(statement.pointer) }
+        if let raw { sqlite_nio_sqlite3_close(raw) }
     }
 
     /// Runs the first statement of `sql` with `binds`, calling `onRow` for each row, on the
@@ -73,6 +79,10 @@ final class SQLiteHandle: @unchecked Sendable {
     /// - Throws: `SQLiteStatementError` from SQLite (the statement is reset and kept), or
     ///   `KindredStoreError.closed` after `close()`.
     func run(_ sql: String, _ binds: [SQLiteData], _ onRow: (SQLiteResultRow) throws -> Void) throws {
+        try lock.withLock { try runLocked(sql, binds, onRow) }
+    }
+
+    private func runLocked(_ sql: String, _ binds: [SQLiteData], _ onRow: (SQLiteResultRow) throws -> Void) throws {
         guard let raw else { throw KindredStoreError.closed }
         var (statement, columns) = try prepared(sql, on: raw)
         var columnsChecked = false
@@ -105,19 +115,21 @@ final class SQLiteHandle: @unchecked Sendable {
     /// Finalizes every kept statement and closes the connection. Call it on the thread pool,
     /// once nothing runs on the handle.
     func close() {
-        for statement in statements.values { sqlite_nio_sqlite3_finalize(statement.pointer) }
-        statements.removeAll()
-        sqlite_nio_sqlite3_close(raw)
-        raw = nil
+        lock.withLock {
+            for statement in statements.values { sqlite_nio_sqlite3_finalize(statement.pointer) }
+            statements.removeAll()
+            sqlite_nio_sqlite3_close(raw)
+            raw = nil
+        }
     }
 
     /// How many prepared statements are kept (for tests).
-    var cachedStatementCount: Int { statements.count }
+    var cachedStatementCount: Int { lock.withLock { statements.count } }
 
     /// How many times SQLite re-prepared the kept statement of `sql`, or nil when none is kept
     /// (for tests).
     func reprepareCount(of sql: String) -> Int32? {
-        statements[sql].map { Self.reprepares(of: $0.pointer) }
+        lock.withLock { statements[sql].map { Self.reprepares(of: $0.pointer) } }
     }
 
     // MARK: Statements

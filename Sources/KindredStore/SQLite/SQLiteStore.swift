@@ -6,7 +6,7 @@ import SQLiteKit
 
 /// Everything an open SQLite database runs on: the readers' connections and threads, the
 /// writer's connection and thread, the group commit that writes through it, and (for a file)
-/// the checkpointer's connection and thread.
+/// the checkpointer's connection (run on the readers' threads).
 ///
 /// A file database has `readerCount` readers on a thread pool of as many threads, and one
 /// more connection for writing with a thread of its own (the group commit's writer task runs
@@ -64,7 +64,7 @@ struct SQLiteStore: Sendable {
             var checkpointer: SQLiteCheckpointer?
             if case .file(let path) = storage {
                 checkpointer = try await SQLiteCheckpointer.open(
-                    path: path, busyTimeout: configuration.sqliteBusyTimeout,
+                    path: path, busyTimeout: configuration.sqliteBusyTimeout, threadPool: readerThreads,
                     commits: { groupCommit.committed.groups }, logger: logger
                 )
                 checkpointer?.start()
