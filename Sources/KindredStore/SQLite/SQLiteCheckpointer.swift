@@ -130,6 +130,8 @@ final class SQLiteCheckpointer: Sendable {
             idle = .zero
             do {
                 try await checkpoint()
+            } catch is CancellationError {
+                return  // closing: `close()` runs the last checkpoint
             } catch {
                 logger.warning("SQLite checkpoint failed (the next one retries): \(error)")
             }

@@ -13,18 +13,8 @@ struct AdminCommand: AsyncParsableCommand {
 
     /// Opens and migrates the database named by the server options, runs `body`, closes it.
     static func withOperators<T>(_ options: ServerOptions, _ body: (AdminOperators) async throws -> T) async throws -> T {
-        let settings = try await options.resolve()
-        let logger = options.bootstrapLogging(level: settings.logLevel)
-        let database = try await Database.open(settings.server.database, logger: logger)
-        do {
-            try await Migrator(ServerMigrations.all).migrate(database, logger: logger)
-            let operators = try AdminOperators(database: database, parameters: settings.server.auth.passwordParameters)
-            let result = try await body(operators)
-            await database.close()
-            return result
-        } catch {
-            await database.close()
-            throw error
+        try await options.withMigratedDatabase { database, settings, _ in
+            try await body(AdminOperators(database: database, parameters: settings.server.auth.passwordParameters))
         }
     }
 

@@ -18,22 +18,13 @@ struct BillingCommand: AsyncParsableCommand {
     static func withAdministration<T>(
         _ options: ServerOptions, _ body: (BillingAdministration) async throws -> T
     ) async throws -> T {
-        let settings = try await options.resolve()
-        let logger = options.bootstrapLogging(level: settings.logLevel)
-        let database = try await Database.open(settings.server.database, logger: logger)
-        do {
-            try await Migrator(ServerMigrations.all).migrate(database, logger: logger)
+        try await options.withMigratedDatabase { database, settings, logger in
             let clock = SystemClock()
             let platform = Platform(database: database, clock: clock, logger: logger, settings: settings.server.platform)
             let administration = BillingAdministration.standalone(
                 database: database, clock: clock, settings: settings.server.billing, platform: platform
             )
-            let result = try await body(administration)
-            await database.close()
-            return result
-        } catch {
-            await database.close()
-            throw error
+            return try await body(administration)
         }
     }
 

@@ -25,20 +25,13 @@ struct CloserQuestionsCommand: AsyncParsableCommand {
             } catch {
                 throw ValidationError("cannot read \(file)")
             }
-            let settings = try await options.resolve()
-            let logger = options.bootstrapLogging(level: settings.logLevel)
-            let database = try await Database.open(settings.server.database, logger: logger)
             do {
-                try await Migrator(ServerMigrations.all).migrate(database, logger: logger)
-                let summary = try await CloserCatalogImport.run(data, database: database, clock: SystemClock())
-                await database.close()
+                let summary = try await options.withMigratedDatabase { database, _, _ in
+                    try await CloserCatalogImport.run(data, database: database, clock: SystemClock())
+                }
                 print(summary.description)
             } catch let error as CloserCatalogError {
-                await database.close()
                 throw ValidationError(error.description)
-            } catch {
-                await database.close()
-                throw error
             }
         }
     }

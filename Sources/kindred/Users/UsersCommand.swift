@@ -15,17 +15,8 @@ struct UsersCommand: AsyncParsableCommand {
     static func withAdministration<T>(
         _ options: ServerOptions, _ body: (AccountAdministration) async throws -> T
     ) async throws -> T {
-        let settings = try await options.resolve()
-        let logger = options.bootstrapLogging(level: settings.logLevel)
-        let database = try await Database.open(settings.server.database, logger: logger)
-        do {
-            try await Migrator(ServerMigrations.all).migrate(database, logger: logger)
-            let result = try await body(AccountAdministration(database: database))
-            await database.close()
-            return result
-        } catch {
-            await database.close()
-            throw error
+        try await options.withMigratedDatabase { database, _, _ in
+            try await body(AccountAdministration(database: database))
         }
     }
 

@@ -27,6 +27,7 @@ extension QueueWorker: Service {
         let slotFreed = WakeSignal()
         let interval = pollInterval
         let newWork = workQueue.signal
+        var backoff = ClaimBackoff(base: interval, cap: claimBackoffCap)
         await withDiscardingTaskGroup { group in
             while !Task.isShuttingDownGracefully && !Task.isCancelled {
                 let busy = inFlight.withLockedValue { $0 }
@@ -44,8 +45,17 @@ extension QueueWorker: Service {
                         queue: handler.queue, limit: free, lease: handler.lease, maxAttempts: handler.policy.maxAttempts
                     )
                 } catch {
-                    logger.error("queue \(handler.queue): claim failed: \(error)")
-                    items = []
+                    // Back off while claims fail, without waking for enqueues (they would fail too).
+                    let delay = backoff.failed()
+                    logger.error(
+                        "queue \(handler.queue): claim failed (\(backoff.failures) in a row), next attempt in \(delay): \(error)"
+                    )
+                    await cancelWhenGracefulShutdown { try? await Task.sleep(for: delay) }
+                    continue
+                }
+                let failedBefore = backoff.succeeded()
+                if failedBefore > 0 {
+                    logger.notice("queue \(handler.queue): claims work again after \(failedBefore) failed")
                 }
                 inFlight.withLockedValue { $0 += items.count }
                 if let batch = handler.batch {

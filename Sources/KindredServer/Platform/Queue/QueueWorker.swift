@@ -42,13 +42,19 @@ public final class QueueWorker: Sendable {
     let workQueue: WorkQueue
     let logger: Logger
     let pollInterval: Duration
+    /// The longest wait between claims while they keep failing (see `ClaimBackoff`).
+    let claimBackoffCap: Duration
     private let handlers = NIOLockedValueBox<[String: QueueHandler]>([:])
 
-    /// Creates a worker with no handlers.
-    public init(queue: WorkQueue, logger: Logger, pollInterval: Duration = .seconds(1)) {
+    /// Creates a worker with no handlers. While a queue's claims fail, its loop waits the poll
+    /// interval, then twice as long after each further failure, up to `claimBackoffCap`.
+    public init(
+        queue: WorkQueue, logger: Logger, pollInterval: Duration = .seconds(1), claimBackoffCap: Duration = .seconds(60)
+    ) {
         self.workQueue = queue
         self.logger = logger
         self.pollInterval = pollInterval
+        self.claimBackoffCap = claimBackoffCap
     }
 
     /// Adds the handler of a queue.
