@@ -32,11 +32,16 @@ struct CloserController: Sendable {
 
     /// The couple `id` if `userID` is a member of it.
     /// - Throws: `couple_not_found` otherwise.
-    static func couple(_ id: String, member userID: String, on sql: any SQLDatabase) async throws -> CoupleRecord {
-        let row = try await sql.select().columns(CoupleRecord.columns.map { SQLIdentifier($0) }).from("closer_couples")
+    /// With `locking`, the row stays locked until the transaction ends (`FOR UPDATE` on
+    /// PostgreSQL; SQLite's single writer already serializes write transactions), so writers
+    /// that read the couple's state and then change it go one after the other.
+    static func couple(
+        _ id: String, member userID: String, locking: Bool = false, on sql: any SQLDatabase
+    ) async throws -> CoupleRecord {
+        let select = sql.select().columns(CoupleRecord.columns.map { SQLIdentifier($0) }).from("closer_couples")
             .where("id", .equal, id)
             .where { $0.where("user_a_id", .equal, userID).orWhere("user_b_id", .equal, userID) }
-            .first()
+        let row = try await (locking ? select.for(.update) : select).first()
         guard let row else { throw KindredError.coupleNotFound }
         return try CoupleRecord(row: row)
     }

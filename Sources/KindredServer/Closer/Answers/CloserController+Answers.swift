@@ -16,7 +16,10 @@ extension CloserController {
         let events = self.events
         let (answer, both) = try await events.publisher.transaction { tx in
             let sql = tx.sql
-            var couple = try await Self.couple(coupleID, member: callerID, on: sql)
+            // Locked: when both partners answer at once, the second waits for the first to commit
+            // and then sees its answer, so exactly one of them completes the day (PostgreSQL runs
+            // READ COMMITTED; without the lock each would miss the other's uncommitted answer).
+            var couple = try await Self.couple(coupleID, member: callerID, locking: true, on: sql)
             guard userID == callerID else { throw KindredError.notOwner }
             guard let day = try await DayRecord.load(coupleID: coupleID, date: date, on: sql) else { throw KindredError.dayNotFound }
             guard now <= day.expiresAt + grace else { throw KindredError.answersClosed }
