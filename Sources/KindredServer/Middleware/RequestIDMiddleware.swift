@@ -10,7 +10,8 @@ extension HTTPField.Name {
 }
 
 /// Takes the caller's `X-Request-ID` (1–128 visible ASCII characters) or makes one, puts it in
-/// the logger metadata of the request, echoes it on the response, and logs one line per request.
+/// the logger metadata of the request, echoes it on the response, and logs one line per request
+/// (method, route pattern, status, duration).
 struct RequestIDMiddleware: RouterMiddleware {
     typealias Context = KindredRequestContext
 
@@ -38,7 +39,9 @@ struct RequestIDMiddleware: RouterMiddleware {
             "request",
             metadata: [
                 "method": .string(request.method.rawValue),
-                "path": .string(request.uri.path),
+                // The route pattern (`/v1/closer/invites/{code}`), never the raw path: paths carry
+                // invite codes and push tokens, which logs must not contain.
+                "route": .string(context.endpointPath ?? "unmatched"),
                 "status": .stringConvertible(response.status.code),
                 "duration_ms": .stringConvertible((ContinuousClock.now - start).milliseconds),
             ]

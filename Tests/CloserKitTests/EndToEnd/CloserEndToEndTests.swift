@@ -40,27 +40,29 @@ import Testing
         switch backend {
         case .sqlite:
             let server = try await LiveServer()
-            let secrets = try await fullFlow(server, in: "sqlite")
+            let (secrets, code) = try await fullFlow(server, in: "sqlite")
             let database = try #require(server.databaseURL.split(separator: ":", maxSplits: 1).last.map(String.init))
             let stopped = await server.stop()
             #expect(stopped.status == 0)
             let files = [database, database + "-wal"].compactMap { try? Data(contentsOf: URL(fileURLWithPath: $0)) }
             #expect(!files.isEmpty)
             expectNoSecret(secrets, in: files + [Data(stopped.stderr.utf8)])
+            expectNoInviteCode(code, in: stopped.stderr)
         case .postgresql:
             try await TestDatabases.with(.postgresql) { database in
                 guard case .postgres(let pg) = database.configuration.url else { throw PostgresDump.Failure(description: "not a PostgreSQL database") }
                 let url = "postgres://\(pg.username)\(pg.password.map { ":\($0)" } ?? "")@\(pg.host):\(pg.port)/\(pg.database)"
                 let server = try await LiveServer(databaseURL: url)
-                let secrets: [String]
+                let secrets: [String], code: String
                 do {
-                    secrets = try await fullFlow(server, in: "postgresql")
+                    (secrets, code) = try await fullFlow(server, in: "postgresql")
                 } catch {
                     _ = await server.stop()
                     throw error
                 }
                 let stopped = await server.stop()
                 #expect(stopped.status == 0)
+                expectNoInviteCode(code, in: stopped.stderr)
                 guard let dump = try PostgresDump.dump(url) else { return }  // no pg_dump here (a failure under CI)
                 #expect(dump.count > 10_000)
                 expectNoSecret(secrets, in: [dump, Data(stopped.stderr.utf8)])
@@ -70,8 +72,9 @@ import Testing
 
     /// Pairs alice and bob (and alice's tablet), has both answer and reveal, write and open a
     /// thread, changes the phrase, and checks a third profile is refused.
-    /// - Returns: every secret of the flow (answers, thread messages, phrases, share string, invite secret).
-    func fullFlow(_ server: LiveServer, in subfolder: String) async throws -> [String] {
+    /// - Returns: every secret of the flow (answers, thread messages, phrases, share string, invite secret)
+    ///   and the invite code.
+    func fullFlow(_ server: LiveServer, in subfolder: String) async throws -> (secrets: [String], inviteCode: String) {
         let phone = { (name: String) in self.phone("\(subfolder)/\(name)", server) }
         let alice = phone("alice"), bob = phone("bob"), carol = phone("carol")
         let share = try pair(alice, bob)
@@ -132,8 +135,17 @@ import Testing
         try await expectStrangerRefused(carol: carol, alice: alice, server: server)
 
         let secret = String(share.split(separator: "-", maxSplits: 1)[1])
-        return [aliceAnswer, bobAnswer, aliceNote, bobNote, phrase.trimmingCharacters(in: .newlines),
-                changed.trimmingCharacters(in: .newlines), share, secret, secret.replacingOccurrences(of: "-", with: "")]
+        let secrets = [aliceAnswer, bobAnswer, aliceNote, bobNote, phrase.trimmingCharacters(in: .newlines),
+                       changed.trimmingCharacters(in: .newlines), share, secret, secret.replacingOccurrences(of: "-", with: "")]
+        return (secrets, String(share.prefix(6)))
+    }
+
+    /// The invite code is stored with the couple (it is not secret from the database), but it
+    /// is a credential in transit and never appears in the server's log, which runs at `info`
+    /// and has one line per request (the invite routes carry the code in their path).
+    func expectNoInviteCode(_ code: String, in log: String) {
+        #expect(log.contains("route=/v1/closer/invites/{code}/accept"), "the server log has no invite request lines to scan")
+        #expect(!log.contains(code), "found the invite code \(code) in the server log")
     }
 
     /// None of `secrets` occurs in any of `blobs`, and the sealed answers are there (the scan reads real data).
