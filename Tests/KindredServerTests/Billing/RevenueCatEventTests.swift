@@ -206,12 +206,17 @@ extension RevenueCatEventTests {
     func deletionAndExport(backend: Backend) async throws {
         try await Self.run(backend) { application, client, _ in
             let session = try await client.signUp("gone@example.com", app: "pulse")
+            let heir = try await client.signUp("heir@example.com", app: "pulse").user.id
             try await Self.deliver([
                 BillingFixtures.revenueCat(id: "d1", type: "INITIAL_PURCHASE", user: session.user.id, expiresAt: Self.now + Self.day, eventAt: Self.now, aliases: ["$RCAnonymousID:d"]),
+                BillingFixtures.revenueCat(
+                    id: "d2", type: "TRANSFER", user: nil, eventAt: Self.now + 1, transferredFrom: [session.user.id], transferredTo: [heir]
+                ),
             ], application, client)
             let export = try await client.call(.get, "/v1/me/export", app: "pulse", token: session.accessToken)
             #expect(export.text.contains(#""billing":{"#))
             #expect(export.text.contains(#""event_id":"d1""#))
+            #expect(export.text.contains(#""from_id":"\#(session.user.id)""#))  // the transfer away from this user
             let deleted = try await client.call(.delete, "/v1/me", app: "pulse", token: session.accessToken)
             #expect(deleted.status == .noContent)
             for table in ["kindred_billing_plans", "kindred_billing_heads", "kindred_billing_events", "kindred_billing_links", "kindred_billing_subscriptions"] {
@@ -219,6 +224,9 @@ extension RevenueCatEventTests {
                     .where("user_id", .equal, session.user.id).all()
                 #expect(rows.isEmpty, "\(table)")
             }
+            let transfers = try await application.database.sql.select().column("event_id").from("kindred_billing_transfers")
+                .where("from_id", .equal, session.user.id).all()
+            #expect(transfers.isEmpty)
         }
     }
 }

@@ -81,6 +81,8 @@ enum BillingSchema {
         tables: [
             UserDataTable("kindred_billing_heads"),
             UserDataTable("kindred_billing_transfers", userColumn: "to_user_id"),
+            // The source of a transfer (a user id, or the provider's id when it named no user).
+            UserDataTable("kindred_billing_transfers", userColumn: "from_id"),
             UserDataTable("kindred_billing_plans"),
             UserDataTable("kindred_billing_events"),
             UserDataTable("kindred_billing_links"),
