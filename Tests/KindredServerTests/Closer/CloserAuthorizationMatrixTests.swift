@@ -6,7 +6,8 @@ import KindredTestSupport
 import Testing
 
 /// Every Closer route against the member (acting on its own resources), the partner (acting on
-/// the member's), a stranger, an anonymous account and no token: the seed's rules, as a table.
+/// the member's), a stranger, an anonymous account and no token: the seed's rules, as a table,
+/// on both backends. The invite routes against a real invite: `CloserInviteAuthorizationTests`.
 @Suite struct CloserAuthorizationMatrixTests {
     enum Caller: Int, CaseIterable, CustomTestStringConvertible, Sendable {
         case member, partner, stranger, anonymous, noToken
@@ -70,9 +71,9 @@ import Testing
         Route(method: .post, path: "/v1/closer/couples/{c}/leave", expected: [204, 204, 404, 403, 401]),
     ]
 
-    @Test(arguments: Caller.allCases)
-    func everyRouteAnswersEachCallerAsTheRulesSay(caller: Caller) async throws {
-        try await TestApplication.run(on: .sqlite) { _, client in
+    @Test(arguments: Backend.all, Caller.allCases)
+    func everyRouteAnswersEachCallerAsTheRulesSay(backend: Backend, caller: Caller) async throws {
+        try await TestApplication.run(on: backend) { _, client in
             let pair = try await client.closerPair("matrix")
             let member = pair.inviter, partner = pair.acceptor
             let stranger = try await client.signUp("matrix-stranger@example.com")
