@@ -18,7 +18,12 @@ import Testing
             if ChildProcess.isCI { Issue.record("schemathesis is not installed (scripts/test installs it from PyPI)") }
             return
         }
-        let server = try await LiveServer()
+        // Webhook credentials configured, so schemathesis's unsigned events get the documented
+        // 401 rather than 500 `webhook_not_configured`.
+        let server = try await LiveServer(environment: [
+            "KINDRED_REVENUECAT_WEBHOOK_AUTH": "Bearer conformance-webhook-secret",
+            "KINDRED_STRIPE_WEBHOOK_SECRET": "whsec_conformance",
+        ])
         let answer = try LoopbackHTTP.exchange(
             port: server.port,
             head: "POST /v1/auth/anonymous HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Kindred-App: closer\r\nConnection: close\r\n\r\n"
