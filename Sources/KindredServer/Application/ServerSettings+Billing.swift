@@ -3,7 +3,8 @@ import Foundation
 
 extension ServerSettings {
     /// The billing keys: `stripe.*` (webhookSecret, apiKey, baseUrl, successUrl, cancelUrl),
-    /// `revenuecat.*` (webhookAuth, signingKey, apiKey, baseUrl, projects, projectApiKeys),
+    /// `revenuecat.*` (webhookAuth, signingKey, apiKey, baseUrl, projects, projectApiKeys,
+    /// projectEntitlements),
     /// `apps.<app>.billing.*` (products, entitlement, revenuecatEntitlements, sandboxGrantsAccess,
     /// denormalizeUserFields) and `billing.inbox.*` (maxAttempts, retryBaseMs, retryMaxMs,
     /// leaseSeconds, concurrency). Secrets are read as secrets (never logged).
@@ -48,11 +49,18 @@ extension ServerSettings {
         billing.revenueCatAPIKey = text("revenuecat.apiKey", secret: true)
         if let base = try url("revenuecat.baseUrl") { billing.revenueCatBaseURL = base }
         let projectKeys = Dictionary(try pairs("revenuecat.projectApiKeys", secret: true), uniquingKeysWith: { $1 })
+        // `projA=plus|pro,projB=premium`: the entitlement lookup keys of each project.
+        let projectEntitlements = Dictionary(try pairs("revenuecat.projectEntitlements"), uniquingKeysWith: { $1 })
+            .mapValues { $0.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } }
         billing.revenueCatProjects = try pairs("revenuecat.projects").map { id, appName in
             guard let app = AppID(rawValue: appName) else {
                 throw Invalid(description: "revenuecat.projects: \(appName) is not an app")
             }
-            return .init(id: id, app: app, apiKey: projectKeys[id])
+            return .init(id: id, app: app, apiKey: projectKeys[id], entitlements: projectEntitlements[id])
+        }
+        let known = Set(billing.revenueCatProjects.map(\.id))
+        if let unknown = projectEntitlements.keys.sorted().first(where: { !known.contains($0) }) {
+            throw Invalid(description: "revenuecat.projectEntitlements: \(unknown) is not in revenuecat.projects")
         }
         for app in AppID.allCases {
             let prefix = "apps.\(app.rawValue).billing"

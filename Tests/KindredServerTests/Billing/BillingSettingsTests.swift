@@ -41,6 +41,19 @@ import Testing
         #expect(settings.app(.exeraser).entitlement == "healing_pass")
     }
 
+    @Test func entitlementNamesPerProject() async throws {
+        let settings = try await ServerSettings.resolve(flags: .init(), environment: [
+            "KINDRED_REVENUECAT_PROJECTS": "ios=pulse,android=pulse,web=pulse",
+            "KINDRED_REVENUECAT_PROJECT_ENTITLEMENTS": "ios=plus|plus_annual,android= premium ",
+        ]).server.billing
+        #expect(settings.revenueCatProjects.map(\.entitlements) == [["plus", "plus_annual"], ["premium"], nil])
+        await #expect(throws: ServerSettings.Invalid(description: "revenuecat.projectEntitlements: nope is not in revenuecat.projects")) {
+            _ = try await ServerSettings.resolve(flags: .init(), environment: [
+                "KINDRED_REVENUECAT_PROJECTS": "ios=pulse", "KINDRED_REVENUECAT_PROJECT_ENTITLEMENTS": "nope=plus",
+            ])
+        }
+    }
+
     @Test func badValuesAreRefused() async throws {
         await #expect(throws: ServerSettings.Invalid.self) {
             _ = try await ServerSettings.resolve(flags: .init(), environment: ["KINDRED_REVENUECAT_PROJECTS": "projA=nosuchapp"])

@@ -12,12 +12,17 @@ public struct BillingSettings: Sendable {
         public var app: AppID
         /// Its secret API key (v2); the global `KINDRED_REVENUECAT_API_KEY` when nil.
         public var apiKey: String?
+        /// The entitlement lookup keys that grant the app's entitlement in this project (iOS's
+        /// project uses `plus`, another may say `premium`); the app's
+        /// `revenueCatEntitlements` when nil.
+        public var entitlements: [String]?
 
         /// Creates a project.
-        public init(id: String, app: AppID, apiKey: String? = nil) {
+        public init(id: String, app: AppID, apiKey: String? = nil, entitlements: [String]? = nil) {
             self.id = id
             self.app = app
             self.apiKey = apiKey
+            self.entitlements = entitlements
         }
     }
 
@@ -64,6 +69,11 @@ public struct BillingSettings: Sendable {
     /// The configuration of `app` (its development default when not configured).
     public func app(_ app: AppID) -> BillingAppSettings {
         apps[app] ?? .developmentDefault(for: app)
+    }
+
+    /// The entitlement lookup keys that count in `project` (its own, else its app's).
+    func revenueCatEntitlements(of project: RevenueCatProject) -> [String] {
+        project.entitlements ?? app(project.app).revenueCatEntitlements
     }
 
     /// The RevenueCat projects of `app`, each with its effective API key.

@@ -94,17 +94,19 @@ struct BillingSync: Sendable {
         guard !projects.isEmpty else { return 0 }
         guard let revenueCat else { throw BillingProviderError.notConfigured(.revenuecat) }
         let aliases = try await BillingLedger.links(of: userID, provider: .revenuecat, on: database.sql)
-        var subscriptions: [RevenueCatClient.Subscription] = []
+        // Each subscription with the entitlement names of the project it came from.
+        var subscriptions: [(subscription: RevenueCatClient.Subscription, wanted: Set<String>)] = []
         for (project, key) in projects {
+            let wanted = Set(settings.revenueCatEntitlements(of: project))
             for candidate in [userID] + aliases {
                 if try await revenueCat.customerExists(project: project.id, customer: candidate, apiKey: key) {
                     subscriptions += try await revenueCat.subscriptions(project: project.id, customer: candidate, apiKey: key)
+                        .map { ($0, wanted) }
                     break
                 }
             }
         }
         let found = subscriptions
-        let wanted = Set(settings.app(app).revenueCatEntitlements)
         let now = clock.now()
         let nowMs = now.millisecondsSince1970
         let nowSeconds = nowMs / 1000
@@ -114,7 +116,7 @@ struct BillingSync: Sendable {
             try await BillingLedger.lock([userID], on: transaction.sql)
             var effect = BillingEffect(userID: userID, outcome: "sync")
             effect.touched[userID] = app
-            for subscription in found {
+            for (subscription, wanted) in found {
                 let keys = Set(subscription.entitlements?.items.compactMap(\.lookupKey) ?? [])
                 if !wanted.isEmpty, !keys.isEmpty, keys.isDisjoint(with: wanted) { continue }
                 guard let endMs = subscription.endsAt ?? subscription.currentPeriodEndsAt else { continue }
