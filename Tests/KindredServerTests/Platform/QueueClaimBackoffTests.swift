@@ -33,7 +33,7 @@ import Testing
             let logger = Logger(label: "kindred.test.backoff") { _ in RecordingLogHandler(lines: lines) }
             let queue = WorkQueue(database: database, clock: SystemClock())
             let worker = QueueWorker(
-                queue: queue, logger: logger, pollInterval: .milliseconds(10), claimBackoffCap: .milliseconds(160)
+                queue: queue, logger: logger, pollInterval: .milliseconds(10), claimBackoffCap: .seconds(1)
             )
             let handled = Tally()
             try worker.register(QueueHandler(queue: "echo") { item in handled.add(item.payload) })
@@ -43,16 +43,27 @@ import Testing
             )
             try await withThrowingTaskGroup(of: Void.self) { tasks in
                 tasks.addTask { try await group.run() }
-                try await Task.sleep(for: .milliseconds(600))
-                // Without backoff: one failure every 10 ms, ≈ 60. With it: 10+20+40+80+160+160… ms, at most 7.
-                let failures = lines.matching("claim failed")
-                #expect((2...7).contains(failures.count), "\(failures.count) claim failures logged in 600 ms")
-                #expect(failures.first?.contains("(1 in a row), next attempt in 0.01 seconds") == true)
-                #expect(failures.dropFirst().first?.contains("(2 in a row), next attempt in 0.02 seconds") == true)
+                // Waits for four failed claims (however slow a loaded machine is), then checks the
+                // waits they announced doubled, and that each was really waited: the time between
+                // two failures is at least the announced wait (sleeping can only take longer).
+                let started = ContinuousClock.now
+                while lines.matching("claim failed").count < 4, ContinuousClock.now - started < .seconds(60) {
+                    try await Task.sleep(for: .milliseconds(5))
+                }
+                let failures = Array(lines.timedMatching("claim failed").prefix(4))
+                try #require(failures.count == 4)
+                let announced = ["0.01", "0.02", "0.04", "0.08"]
+                for (index, failure) in failures.enumerated() {
+                    #expect(failure.line.contains("(\(index + 1) in a row), next attempt in \(announced[index]) seconds"), "\(failure.line)")
+                }
+                for index in 1..<failures.count {
+                    let waited = failures[index].at - failures[index - 1].at
+                    #expect(waited >= .milliseconds(10 << (index - 1)), "wait \(index): \(waited)")
+                }
                 try await database.sql.raw("ALTER TABLE kindred_queue_items_hidden RENAME TO kindred_queue_items").run()
                 try await queue.enqueue(queue: "echo", payload: "after the outage")
-                let started = ContinuousClock.now
-                while handled.count("after the outage") == 0, ContinuousClock.now - started < .seconds(20) {
+                let restored = ContinuousClock.now
+                while handled.count("after the outage") == 0, ContinuousClock.now - restored < .seconds(30) {
                     try await Task.sleep(for: .milliseconds(10))
                 }
                 await group.triggerGracefulShutdown()
@@ -64,15 +75,20 @@ import Testing
     }
 }
 
-/// Log messages collected from concurrent tasks.
+/// Log messages collected from concurrent tasks, with the instant each was logged.
 final class LogLines: Sendable {
-    private let lines = Mutex<[String]>([])
+    private let lines = Mutex<[(line: String, at: ContinuousClock.Instant)]>([])
 
     /// Adds a message.
-    func append(_ line: String) { lines.withLock { $0.append(line) } }
+    func append(_ line: String) { lines.withLock { $0.append((line, ContinuousClock.now)) } }
 
     /// The messages containing `text`, in order.
-    func matching(_ text: String) -> [String] { lines.withLock { $0.filter { $0.contains(text) } } }
+    func matching(_ text: String) -> [String] { timedMatching(text).map(\.line) }
+
+    /// The messages containing `text` with their instants, in order.
+    func timedMatching(_ text: String) -> [(line: String, at: ContinuousClock.Instant)] {
+        lines.withLock { $0.filter { $0.line.contains(text) } }
+    }
 }
 
 /// A log handler that keeps every message (all levels) in a `LogLines`.
