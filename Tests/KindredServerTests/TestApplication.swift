@@ -57,6 +57,10 @@ struct TestApplication {
             clock: clock, auth: auth, identity: identity, platform: platform, pushTransports: pushTransports
         )
         dependencies.billing = billing
+        // As the server wires it: Closer's premium packs follow billing's entitlements.
+        dependencies.closerEntitlements = BillingCloserEntitlements(
+            Entitlements(database: self.database, clock: clock, settings: billing)
+        )
         let parts = try await buildServerParts(dependencies)
         self.billing = parts.billing
         self.entitlements = parts.entitlements
