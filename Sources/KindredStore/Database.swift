@@ -110,7 +110,8 @@ public final class Database: Sendable {
                 requestTimeout: .seconds(30), pruneInterval: .seconds(60), logger: logger, on: eventLoopGroup
             )
             database = Database(
-                configuration: configuration, sql: pool.database(logger: logger).sql(),
+                configuration: configuration,
+                sql: PreparingPostgresDatabase(pool: pool, names: PostgresStatementNames(), logger: logger),
                 pool: .postgres(pool), eventLoopGroup: eventLoopGroup
             )
         }
