@@ -9,7 +9,9 @@ import Testing
 @Suite struct CloserJobsTests {
     @Test(arguments: Backend.all)
     func theDailyReminderGoesOnlyToTheMemberWhoHasNotAnsweredAndOnlyOnce(backend: Backend) async throws {
-        try await TestApplication.run(on: backend) { application, client in
+        // 10:00 in Chicago: the day's reminder time (the evening) is still ahead.
+        let clock = TestClock(start: try instant("2026-06-15T15:00:00Z"))
+        try await TestApplication.run(on: backend, clock: clock) { application, client in
             let pair = try await client.closerPair("remind")
             let a = pair.inviter, b = pair.acceptor
             let today = client.object(try await client.call(.post, "/v1/closer/couples/\(pair.coupleID)/today", token: a.accessToken))
