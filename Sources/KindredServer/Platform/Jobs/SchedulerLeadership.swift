@@ -62,7 +62,7 @@ actor SchedulerLeadership {
             // Ending the session releases its advisory lock. No `pg_advisory_unlock` first: on
             // a connection the server has already dropped (database dropped or restarted, the
             // session terminated) that query never answered, and shutdown hung on it.
-            await connection.close()
+            _ = try? await boundedCall(within: Self.callLimit) { await connection.close() }
             self.connection = nil
             usesLease = nil
         } else if usesLease == true, leading {
@@ -76,17 +76,31 @@ actor SchedulerLeadership {
     private func holdLock() async throws -> Bool {
         if let connection, !connection.isClosed, leading {
             // The lock lives as long as the session: a live session still holds it.
-            if (try? await connection.sql.raw("SELECT 1").run()) != nil { return true }
+            let alive: Bool = (try? await boundedCall(within: Self.callLimit) {
+                try await connection.sql.raw("SELECT 1").run()
+                return true
+            }) ?? false
+            if alive { return true }
+            // No answer or an error: the session (and with it the lock) is gone. Its connection
+            // is left to close on its own rather than waited on.
+            let lost = connection
+            self.connection = nil
+            Task { await lost.close() }
         }
         if connection == nil || connection?.isClosed == true {
-            await connection?.close()
             connection = nil
-            connection = try await database.openDedicatedConnection(logger: logger)
+            let database = database, logger = logger
+            connection = try await boundedCall(within: Self.callLimit) { try await database.openDedicatedConnection(logger: logger) }
         }
         guard let connection else { return false }
-        let row = try await connection.sql.raw("SELECT pg_try_advisory_lock(\(bind: Self.lockKey)) AS locked").first()
+        let row = try await boundedCall(within: Self.callLimit) {
+            try await connection.sql.raw("SELECT pg_try_advisory_lock(\(bind: Self.lockKey)) AS locked").first()
+        }
         return try row?.decode(column: "locked", as: Bool.self) ?? false
     }
+
+    /// The longest the scheduler waits on one call on its dedicated connection.
+    static let callLimit: Duration = .seconds(3)
 
     /// SQLite: takes the lease when it is free, expired or already ours, and extends it.
     private func renewLease() async throws -> Bool {
