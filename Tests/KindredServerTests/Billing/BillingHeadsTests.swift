@@ -110,6 +110,60 @@ import Testing
         }
     }
 
+    @Test("in an inbox lane, the heads it remembers are the heads it stored", arguments: Backend.all)
+    func laneMemoMatchesStoredHeads(backend: Backend) async throws {
+        try await TestDatabases.with(backend) { database in
+            try await Migrator(ServerMigrations.all).migrate(database, logger: platformLogger)
+            var random = Generator(state: 20_261_123)
+            var histories: [String: [PlanEntry]] = [:]
+            for index in 0..<30 {
+                let user = "user-\(index)"
+                histories[user] = Self.history(of: user, using: &random)
+                try await Self.addUser(user, on: database.sql)
+            }
+            // All users' entries interleaved in one lane transaction, as a lane of many events is.
+            var interleaved = histories.values.flatMap { $0 }
+            interleaved.shuffle(using: &random)
+            let entries = interleaved
+            let users = histories
+            let checked = try await database.transaction { base in
+                let lane = BillingLaneSQL(base: base)
+                try await BillingLedger.lock(users.keys, on: lane)
+                var checked = 0
+                for entry in entries {
+                    // Read (and so remember) the heads before each insert, as an append does.
+                    _ = try await BillingLedger.heads(userID: entry.userID, lineage: entry.lineageKey, on: lane)
+                    try await BillingLedger.insert(entry, on: lane)
+                }
+                for (user, history) in users {
+                    #expect(lane.memo.isLocked(user))
+                    #expect(try await BillingLedger.app(ofUser: user, on: lane) == .pulse)
+                    for key in Self.lineages where history.contains(where: { $0.lineageKey == key }) {
+                        let remembered = try #require(lane.memo.heads(userID: user, lineage: key))
+                        let stored = try await BillingLedger.heads(userID: user, lineage: key, on: base)
+                        #expect(remembered.entries.map(\.id).sorted() == stored.entries.map(\.id).sorted(), "\(user) \(key.lineage)")
+                        let expected = history.filter { $0.lineageKey == key }.max { SubscriptionSnapshot.isLater($1, than: $0) }
+                        #expect(remembered.latest == expected, "\(user) \(key.lineage)")
+                        checked += 1
+                    }
+                }
+                return checked
+            }
+            #expect(checked >= 30)
+            // Outside the lane nothing is remembered: the stored heads answer.
+            for (user, history) in histories {
+                let current = try await BillingLedger.current(of: user, on: database.sql)
+                let whole = SubscriptionSnapshot.compute(plans: history, now: Self.now, sandboxGrantsAccess: true)
+                #expect(SubscriptionSnapshot.compute(plans: current, now: Self.now, sandboxGrantsAccess: true) == whole, "\(user)")
+            }
+            let byUser = try await BillingLedger.current(of: Array(histories.keys), on: database.sql)
+            for user in histories.keys {
+                let one = try await BillingLedger.current(of: user, on: database.sql)
+                #expect(byUser[user]?.map(\.id).sorted() ?? [] == one.map(\.id).sorted(), "\(user)")
+            }
+        }
+    }
+
     @Test("a table of tie-breaks: event time, then write time, then ending kinds, then id")
     func tieBreaks() {
         func entry(_ id: String, kind: PlanKind, eventTime: Int64, createdAt: Int64) -> PlanEntry {

@@ -7,8 +7,9 @@ import SQLKit
 import Testing
 
 /// The inbox's batch path, on SQLite and PostgreSQL: a claimed lane of events is applied in one
-/// transaction with a savepoint per event, and completed in that transaction; a poisoned event
-/// is retried alone, and a lane whose transaction fails is applied one event per transaction.
+/// transaction and completed in that transaction; an event about no known user is skipped in the
+/// lane and retried alone; a lane whose transaction fails (a poisoned event, a failing
+/// completion) is applied one event per transaction.
 @Suite struct BillingInboxBatchTests {
     static let now = BillingFixtures.now
     static let day: Int64 = 86_400
@@ -66,6 +67,38 @@ import Testing
             #expect(try await Self.count("SELECT COUNT(*) AS n FROM kindred_billing_plans", sql) == 3)
             #expect(try await Self.count("SELECT COUNT(DISTINCT event_id) AS n FROM kindred_billing_plans", sql) == 3)
             #expect(try await Self.count("SELECT COUNT(*) AS n FROM kindred_queue_dead_letters", sql) == 0)
+        }
+    }
+
+    @Test("an event about no known user is skipped in its lane; the lane's others apply and complete", arguments: Backend.all)
+    func unmatchedUserSkipped(backend: Backend) async throws {
+        let clock = TestClock(start: BillingFixtures.start)
+        try await TestApplication.run(on: backend, clock: clock, billing: BillingFixtures.settings()) { application, client in
+            let sql = application.database.sql
+            let user = try await client.signUp("skip@example.com", app: "pulse").user.id
+            for body in [
+                BillingFixtures.revenueCat(id: "s1", type: "INITIAL_PURCHASE", user: user, expiresAt: Self.now + 30 * Self.day, eventAt: Self.now - 100),
+                BillingFixtures.revenueCat(
+                    id: "s2", type: "INITIAL_PURCHASE", user: "ghost-user", expiresAt: Self.now + 30 * Self.day, eventAt: Self.now - 90,
+                    original: "otx-ghost"
+                ),
+                BillingFixtures.revenueCat(id: "s3", type: "RENEWAL", user: user, expiresAt: Self.now + 60 * Self.day, eventAt: Self.now - 80),
+            ] {
+                #expect(try await client.revenueCatWebhook(body).status == .ok)
+            }
+
+            #expect(await application.platform.worker.processAvailable() == 3)
+            let subscription = try await application.subscription(of: user)
+            #expect(subscription.state == .active)
+            #expect(subscription.latestExpiration == Self.now + 60 * Self.day)
+            let waiting = try await sql.raw("SELECT dedupe_key, attempts, last_error FROM kindred_queue_items").all()
+            #expect(try waiting.map { try $0.decode(column: "dedupe_key", as: String.self) } == ["revenuecat:s2"])
+            #expect(try waiting.first?.decode(column: "attempts", as: Int.self) == 1)
+            #expect(try waiting.first?.decode(column: "last_error", as: String?.self) == "no user matches the revenuecat ids ghost-user")
+            #expect(try await Self.count("SELECT COUNT(*) AS n FROM kindred_billing_events", sql) == 2)
+            #expect(try await Self.count("SELECT COUNT(*) AS n FROM kindred_billing_plans", sql) == 2)
+            // One lane: the user's two events were recomputed and published once.
+            #expect(try await Self.count("SELECT COUNT(*) AS n FROM kindred_realtime_events WHERE type = 'billing.entitlements'", sql) == 1)
         }
     }
 

@@ -134,8 +134,15 @@ struct BillingApplier: Sendable {
         _ touched: [String: AppID], appended: [String: Int], now: Date, on transaction: RealtimeTransaction
     ) async throws -> [String: BillingLedger.Recomputed] {
         var results: [String: BillingLedger.Recomputed] = [:]
-        for (user, app) in touched.sorted(by: { $0.key < $1.key }) {
-            var recomputed = try await ledger.recompute(userID: user, app: app, now: now, on: transaction.sql)
+        let users = touched.keys.sorted()
+        // Every user's heads and record in two reads, however many users the lane touched.
+        let plans = try await BillingLedger.current(of: users, on: transaction.sql)
+        let records = try await BillingLedger.records(of: users, on: transaction.sql)
+        for user in users {
+            guard let app = touched[user] else { continue }
+            var recomputed = try await ledger.recompute(
+                userID: user, app: app, now: now, plans: plans[user] ?? [], before: records[user], on: transaction.sql
+            )
             recomputed.appended = appended[user] ?? 0
             if recomputed.changed {
                 let payload = BillingRepresentation.entitlements(

@@ -19,14 +19,33 @@ extension BillingLedger {
             Self.latest(of: entries.filter { $0.sandbox == sandbox && $0.kind == .trial })
         }
 
+        /// The heads once `entry` (of this lineage) is appended: for its sandbox flag, the head
+        /// becomes `entry` when it is later, and the trial head too when `entry` is a later trial.
+        func advanced(by entry: PlanEntry) -> LineageHeads {
+            let head = head(sandbox: entry.sandbox)
+            let trialHead = trialHead(sandbox: entry.sandbox)
+            let newHead = head.map { SubscriptionSnapshot.isLater(entry, than: $0) ? entry : $0 } ?? entry
+            var newTrial = trialHead
+            if entry.kind == .trial, trialHead.map({ SubscriptionSnapshot.isLater(entry, than: $0) }) ?? true {
+                newTrial = entry
+            }
+            var kept = entries.filter { $0.sandbox != entry.sandbox }
+            kept.append(newHead)
+            if let newTrial, newTrial.id != newHead.id { kept.append(newTrial) }
+            return LineageHeads(entries: kept)
+        }
+
         /// The latest of `entries` by `SubscriptionSnapshot.isLater`.
         static func latest(of entries: [PlanEntry]) -> PlanEntry? {
             entries.max { SubscriptionSnapshot.isLater($1, than: $0) }
         }
     }
 
-    /// The heads of one of the user's lineages (one indexed read).
+    /// The heads of one of the user's lineages (one indexed read; none when an inbox lane has
+    /// already read or written them for a user it locked).
     static func heads(userID: String, lineage: LineageKey, on sql: any SQLDatabase) async throws -> LineageHeads {
+        let memo = BillingLaneSQL.memo(of: sql)
+        if let known = memo?.heads(userID: userID, lineage: lineage) { return known }
         let rows = try await sql.raw("""
             SELECT \(unsafeRaw: Self.planSelectList) FROM kindred_billing_plans WHERE id IN (
                 SELECT plan_id FROM kindred_billing_heads
@@ -36,7 +55,9 @@ extension BillingLedger {
                     WHERE user_id = \(bind: userID) AND provider = \(bind: lineage.provider.rawValue) AND lineage = \(bind: lineage.lineage)
                         AND trial_plan_id IS NOT NULL)
             """).all()
-        return LineageHeads(entries: try rows.map(BillingRows.plan))
+        let heads = LineageHeads(entries: try rows.map(BillingRows.plan))
+        memo?.remember(heads, userID: userID, lineage: lineage)
+        return heads
     }
 
     /// The entries the user's state depends on: every lineage's latest entry and latest trial
@@ -45,26 +66,31 @@ extension BillingLedger {
     /// latest counted trial, and each of those is a head of its sandbox flag), and the set is
     /// empty exactly when the history is.
     static func current(of userID: String, on sql: any SQLDatabase) async throws -> [PlanEntry] {
+        try await current(of: [userID], on: sql)[userID] ?? []
+    }
+
+    /// `current(of:)` for several users in one read, by user (users without entries are absent).
+    static func current(of userIDs: [String], on sql: any SQLDatabase) async throws -> [String: [PlanEntry]] {
+        guard !userIDs.isEmpty else { return [:] }
+        let users = try BillingRows.userIDSet(userIDs, dialect: sql.dialect.name)
         let rows = try await sql.raw("""
             SELECT \(unsafeRaw: Self.planSelectList) FROM kindred_billing_plans WHERE id IN (
-                SELECT plan_id FROM kindred_billing_heads WHERE user_id = \(bind: userID)
+                SELECT plan_id FROM kindred_billing_heads WHERE user_id \(users)
                 UNION
-                SELECT trial_plan_id FROM kindred_billing_heads WHERE user_id = \(bind: userID) AND trial_plan_id IS NOT NULL)
+                SELECT trial_plan_id FROM kindred_billing_heads WHERE user_id \(users) AND trial_plan_id IS NOT NULL)
             """).all()
-        return try rows.map(BillingRows.plan)
+        return Dictionary(grouping: try rows.map(BillingRows.plan), by: \.userID)
     }
 
     /// Moves the heads of `entry`'s lineage and sandbox flag to it where it is later, in the
     /// caller's transaction (callers hold the user's lock, `lock(_:on:)`).
     static func advanceHeads(to entry: PlanEntry, from heads: LineageHeads, on sql: any SQLDatabase) async throws {
-        let head = heads.head(sandbox: entry.sandbox)
-        let trialHead = heads.trialHead(sandbox: entry.sandbox)
-        let planID = head.map { SubscriptionSnapshot.isLater(entry, than: $0) ? entry.id : $0.id } ?? entry.id
-        var trialID = trialHead?.id
-        if entry.kind == .trial, trialHead.map({ SubscriptionSnapshot.isLater(entry, than: $0) }) ?? true {
-            trialID = entry.id
-        }
-        guard planID != head?.id || trialID != trialHead?.id else { return }
+        let advanced = heads.advanced(by: entry)
+        BillingLaneSQL.memo(of: sql)?.remember(advanced, userID: entry.userID, lineage: entry.lineageKey)
+        let planID = advanced.head(sandbox: entry.sandbox)?.id ?? entry.id
+        let trialID = advanced.trialHead(sandbox: entry.sandbox)?.id
+        guard planID != heads.head(sandbox: entry.sandbox)?.id || trialID != heads.trialHead(sandbox: entry.sandbox)?.id
+        else { return }
         try await sql.insert(into: "kindred_billing_heads")
             .columns("user_id", "provider", "lineage", "sandbox", "plan_id", "trial_plan_id")
             .values(

@@ -54,6 +54,18 @@ struct BillingLedger: Sendable {
         try await advanceHeads(to: entry, from: heads, on: sql)
     }
 
+    /// The stored records of several users in one read, by user.
+    static func records(of userIDs: [String], on sql: any SQLDatabase) async throws -> [String: SubscriptionRecord] {
+        guard !userIDs.isEmpty else { return [:] }
+        let users = try BillingRows.userIDSet(userIDs, dialect: sql.dialect.name)
+        let rows = try await sql.raw("""
+            SELECT \(unsafeRaw: SubscriptionRecord.columns.joined(separator: ", ")) FROM kindred_billing_subscriptions
+            WHERE user_id \(users)
+            """).all()
+        let records = try rows.map(SubscriptionRecord.init(row:))
+        return Dictionary(records.map { ($0.userID, $0) }) { first, _ in first }
+    }
+
     /// The user's stored record, if any.
     static func record(of userID: String, on sql: any SQLDatabase) async throws -> SubscriptionRecord? {
         try await sql.select().columns(SubscriptionRecord.columns)
@@ -79,12 +91,21 @@ struct BillingLedger: Sendable {
     /// Recomputes the user's state from the lineages' heads (`current(of:)`) and stores the
     /// record (creating it with the denormalised user fields when the app allows them).
     func recompute(userID: String, app: AppID, now: Date, on sql: any SQLDatabase) async throws -> Recomputed {
-        let plans = try await Self.current(of: userID, on: sql)
+        try await recompute(
+            userID: userID, app: app, now: now, plans: Self.current(of: userID, on: sql),
+            before: Self.record(of: userID, on: sql), on: sql
+        )
+    }
+
+    /// Recomputes the user's state from `plans` (its `current(of:)`, read in this transaction)
+    /// and its stored record `before`, and stores the new record.
+    func recompute(
+        userID: String, app: AppID, now: Date, plans: [PlanEntry], before: SubscriptionRecord?, on sql: any SQLDatabase
+    ) async throws -> Recomputed {
         let appSettings = settings.app(app)
         let snapshot = SubscriptionSnapshot.compute(
             plans: plans, now: Int64(now.timeIntervalSince1970.rounded(.down)), sandboxGrantsAccess: appSettings.sandboxGrantsAccess
         )
-        let before = try await Self.record(of: userID, on: sql)
         let nowMs = now.millisecondsSince1970
         var after = before ?? SubscriptionRecord(userID: userID, app: app, status: .unknown, createdAt: nowMs, updatedAt: nowMs)
         if before == nil, appSettings.denormalizeUserFields {
@@ -137,11 +158,16 @@ struct BillingLedger: Sendable {
     /// The app of an existing user, nil when there is no such user.
     /// - Parameter locking: also lock the user's row as `lock(_:on:)` does, in the same
     ///   statement (one round trip instead of two when the caller goes on to write).
+    ///   An inbox lane (`BillingLaneSQL`) reads a user it has locked only once.
     static func app(ofUser userID: String, locking: Bool = false, on sql: any SQLDatabase) async throws -> AppID? {
+        let memo = BillingLaneSQL.memo(of: sql)
+        if let known = memo?.lockedApp(userID) { return known }
         let query = sql.select().column("app").from("kindred_users").where("id", .equal, userID)
         guard let text = try await (locking ? query.for(.update) : query).first()?.decode(column: "app", as: String.self)
         else { return nil }
-        return AppID(rawValue: text)
+        let app = AppID(rawValue: text)
+        if locking { memo?.locked(userID, app: app) }
+        return app
     }
 
     /// Serializes the billing writes of these users until the caller's transaction ends: their
@@ -149,8 +175,12 @@ struct BillingLedger: Sendable {
     /// writer), in id order, so two events of one user never compute from each other's
     /// uncommitted state.
     static func lock(_ userIDs: some Sequence<String>, on sql: any SQLDatabase) async throws {
-        for id in Set(userIDs).sorted() {
-            _ = try await sql.select().column("id").from("kindred_users").where("id", .equal, id).for(.update).all()
+        let memo = BillingLaneSQL.memo(of: sql)
+        for id in Set(userIDs).sorted() where memo?.isLocked(id) != true {
+            let rows = try await sql.select().column("app").from("kindred_users").where("id", .equal, id).for(.update).all()
+            if let row = rows.first {
+                memo?.locked(id, app: AppID(rawValue: try row.decode(column: "app", as: String.self)))
+            }
         }
     }
 

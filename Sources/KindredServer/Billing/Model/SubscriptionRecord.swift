@@ -1,3 +1,4 @@
+import Foundation
 import SQLKit
 
 /// A row of `kindred_billing_subscriptions`: Pulse's `subscriptions/{userId}` document without
@@ -89,6 +90,18 @@ enum BillingRows {
         let text = try row.decode(column: column, as: String.self)
         guard let value = T(rawValue: text) else { throw Corrupt(description: "\(column) \"\(text)\" is not a \(T.self)") }
         return value
+    }
+
+    /// A membership test of a column against a set of ids, as one bind whatever the set's size
+    /// (so the statement's text, and its prepared statement, is the same for every set):
+    /// `= ANY($1)` with a text array on PostgreSQL, `IN (SELECT value FROM json_each(?))` with a
+    /// JSON array on SQLite.
+    static func userIDSet(_ ids: [String], dialect: String) throws -> SQLQueryString {
+        if dialect == "postgresql" {
+            return "= ANY(\(bind: ids))"
+        }
+        let json = String(decoding: try JSONEncoder().encode(ids), as: UTF8.self)
+        return "IN (SELECT value FROM json_each(\(bind: json)))"
     }
 
     /// The plan columns, in `plan(_:)` order.

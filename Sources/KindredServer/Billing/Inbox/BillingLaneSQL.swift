@@ -1,0 +1,91 @@
+import Logging
+import NIOCore
+import SQLKit
+import Synchronization
+
+/// The connection of one inbox lane's transaction, carrying what the lane has already read about
+/// the users it locked, so a lane of events about few users does not read the same rows again
+/// for every event.
+///
+/// It forwards every statement to the transaction. The ledger's functions consult `memo` when
+/// they are given this type, and only then: what it holds is true exactly for the lifetime of the
+/// one transaction it wraps, because every entry is about a user whose `kindred_users` row that
+/// transaction has locked (`BillingLedger.lock`), and every billing write of a user happens
+/// under that lock. A lane has no savepoints, so nothing it remembers can be rolled back while
+/// the transaction goes on: a failure ends the whole transaction.
+struct BillingLaneSQL: SQLDatabase {
+    /// The lane's transaction.
+    let base: any SQLDatabase
+    /// What the lane knows.
+    let memo = BillingLaneMemo()
+
+    var logger: Logger { base.logger }
+    var eventLoop: any EventLoop { base.eventLoop }
+    var version: (any SQLDatabaseReportedVersion)? { base.version }
+    var dialect: any SQLDialect { base.dialect }
+    var queryLogLevel: Logger.Level? { base.queryLogLevel }
+
+    func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) -> EventLoopFuture<Void> {
+        base.execute(sql: query, onRow)
+    }
+
+    func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) async throws {
+        try await base.execute(sql: query, onRow)
+    }
+
+    func withSession<R>(_ closure: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
+        try await closure(self)
+    }
+
+    /// The memo of `sql` when it is a lane's connection.
+    static func memo(of sql: any SQLDatabase) -> BillingLaneMemo? {
+        (sql as? BillingLaneSQL)?.memo
+    }
+}
+
+/// The users a lane's transaction has locked (with their apps) and the lineage heads it has read
+/// or written for them.
+final class BillingLaneMemo: Sendable {
+    private struct HeadsKey: Hashable {
+        var userID: String
+        var lineage: LineageKey
+    }
+
+    private struct State {
+        var locked: [String: AppID?] = [:]
+        var heads: [HeadsKey: BillingLedger.LineageHeads] = [:]
+    }
+
+    private let state = Mutex(State())
+
+    /// Whether the lane's transaction holds the user's lock.
+    func isLocked(_ userID: String) -> Bool {
+        state.withLock { $0.locked[userID] != nil }
+    }
+
+    /// The app of a user the lane has locked, when it was read.
+    func lockedApp(_ userID: String) -> AppID? {
+        state.withLock { $0.locked[userID] ?? nil }
+    }
+
+    /// Records that the lane's transaction locked the user (and its app, when read).
+    func locked(_ userID: String, app: AppID?) {
+        state.withLock { state in
+            if let app { state.locked[userID] = .some(app) } else if state.locked[userID] == nil { state.locked[userID] = .some(nil) }
+        }
+    }
+
+    /// The heads of a locked user's lineage, when the lane has read or written them.
+    func heads(userID: String, lineage: LineageKey) -> BillingLedger.LineageHeads? {
+        state.withLock { $0.heads[HeadsKey(userID: userID, lineage: lineage)] }
+    }
+
+    /// Remembers a locked user's lineage heads as they now stand in the transaction (ignored for
+    /// a user the lane has not locked).
+    func remember(_ heads: BillingLedger.LineageHeads, userID: String, lineage: LineageKey) {
+        state.withLock { state in
+            guard state.locked[userID] != nil else { return }
+            state.heads[HeadsKey(userID: userID, lineage: lineage)] = heads
+        }
+    }
+}
