@@ -16,6 +16,9 @@ public struct WorkQueue: Sendable {
     let random: @Sendable () -> Double
     /// Wakes idle workers of this process after an enqueue committed.
     let signal: WakeSignal
+    /// Writes concurrent keyed enqueues together (PostgreSQL; nil on SQLite, whose group commit
+    /// already shares one commit among concurrent transactions).
+    let batcher: EnqueueBatcher?
 
     /// Creates the queue.
     /// - Parameters:
@@ -30,6 +33,7 @@ public struct WorkQueue: Sendable {
         self.clock = clock
         self.random = random
         self.signal = WakeSignal()
+        self.batcher = database.sql.dialect.name == "postgresql" ? EnqueueBatcher(database: database) : nil
     }
 
     /// Adds an item inside the caller's transaction, so it exists iff that transaction commits.
@@ -91,13 +95,22 @@ public struct WorkQueue: Sendable {
 
     /// Adds an item in a transaction of its own, then wakes this process's workers.
     ///
-    /// On PostgreSQL an item with a key is one statement (the key's insert and the item's in one
-    /// `WITH … INSERT`, atomic without a transaction block): one round trip instead of four.
+    /// On PostgreSQL an item with a key is written by `EnqueueBatcher`: one statement (the keys'
+    /// inserts and the items' in one `WITH … INSERT`, atomic without a transaction block) for
+    /// every keyed enqueue that arrived while the previous one was written.
     @discardableResult
     public func enqueue(queue: String, payload: String, runAt: Date? = nil, dedupeKey: String? = nil) async throws -> EnqueueResult {
         let result: EnqueueResult
-        if let dedupeKey, database.sql.dialect.name == "postgresql" {
-            result = try await enqueueStatement(queue: queue, payload: payload, runAt: runAt, dedupeKey: dedupeKey)
+        if let dedupeKey, let batcher {
+            try Self.validate(queue: queue)
+            guard (1...200).contains(dedupeKey.utf8.count) else { throw QueueError.invalidDedupeKey }
+            let now = clock.now().millisecondsSince1970
+            result = try await batcher.enqueue(
+                EnqueueBatcher.Request(
+                    id: RandomID.make(), queue: queue, payload: payload, dedupeKey: dedupeKey,
+                    runAt: runAt?.millisecondsSince1970 ?? now, now: now
+                )
+            )
         } else {
             result = try await database.transaction { sql in
                 try await self.enqueue(queue: queue, payload: payload, runAt: runAt, dedupeKey: dedupeKey, on: sql)
@@ -105,25 +118,6 @@ public struct WorkQueue: Sendable {
         }
         wake()
         return result
-    }
-
-    /// The single-statement enqueue with an idempotency key (PostgreSQL).
-    private func enqueueStatement(queue: String, payload: String, runAt: Date?, dedupeKey: String) async throws -> EnqueueResult {
-        try Self.validate(queue: queue)
-        guard (1...200).contains(dedupeKey.utf8.count) else { throw QueueError.invalidDedupeKey }
-        let now = clock.now().millisecondsSince1970
-        let id = RandomID.make()
-        let rows = try await database.sql.raw("""
-            WITH fresh AS (
-                INSERT INTO kindred_queue_dedupe_keys (queue, dedupe_key, created_at)
-                VALUES (\(bind: queue), \(bind: dedupeKey), \(bind: now))
-                ON CONFLICT DO NOTHING RETURNING dedupe_key)
-            INSERT INTO kindred_queue_items (id, queue, payload, dedupe_key, attempts, run_at, created_at)
-            SELECT \(bind: id), \(bind: queue), \(bind: payload), fresh.dedupe_key, 0, \(bind: runAt?.millisecondsSince1970 ?? now), \(bind: now)
-            FROM fresh
-            RETURNING id
-            """).all()
-        return rows.isEmpty ? .duplicate : .enqueued(id: id)
     }
 
     /// Wakes this process's idle workers (call after committing an enqueue).
