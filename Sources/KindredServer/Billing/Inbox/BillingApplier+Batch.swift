@@ -9,7 +9,8 @@ extension BillingApplier {
     /// whole transaction), then each touched user recomputed once (publishing its entitlements
     /// once if they changed), then the applied and duplicate items completed in that
     /// transaction, so each completion commits with its effect. The lane's statements run on a
-    /// `BillingLaneSQL`, so a user's row, lock and lineage heads are read once per lane. Items
+    /// `BillingLaneSQL` that first reads, in three statements, the users the events name (locking
+    /// them), all their lineage heads and their transfers, so each event then costs its writes. Items
     /// that cannot be decoded fail without touching the database.
     /// - Returns: the failed items' errors by item id (the queue retries or dead-letters them).
     /// - Throws: when the transaction itself fails: nothing was committed, and the queue applies
@@ -30,6 +31,7 @@ extension BillingApplier {
         let events = decoded
         let skipped = try await realtime.transaction { transaction in
             let sql = BillingLaneSQL(base: transaction.sql)
+            try await sql.prefetch(events.flatMap { Self.namedIDs(of: $0.event) })
             var skipped: [String: String] = [:]
             var done: [QueueItem] = []
             var touched: [String: AppID] = [:]
@@ -51,6 +53,12 @@ extension BillingApplier {
             return skipped
         }
         return failures.merging(skipped) { first, _ in first }
+    }
+
+    /// The user and provider ids an event names (what a lane prefetches for it).
+    static func namedIDs(of event: DecodedEvent) -> [String] {
+        if let event = event.revenueCat { return event.candidateUserIDs }
+        return [event.stripe?.data.object.namedUserID].compactMap { $0 }
     }
 
     /// The key that keeps one user's events in one lane: RevenueCat's app user id, Stripe's

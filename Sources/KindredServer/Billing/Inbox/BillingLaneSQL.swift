@@ -53,7 +53,14 @@ final class BillingLaneMemo: Sendable {
 
     private struct State {
         var locked: [String: AppID?] = [:]
+        /// Ids the lane looked up as users and found none (`BillingLedger.prefetch`).
+        var absent: Set<String> = []
         var heads: [HeadsKey: BillingLedger.LineageHeads] = [:]
+        /// Users all of whose lineages' heads are in `heads` (a lineage missing there has none).
+        var allHeadsKnown: Set<String> = []
+        /// Ids the lane checked for remembered transfers, and those that have some.
+        var transferChecked: Set<String> = []
+        var transferSources: Set<String> = []
     }
 
     private let state = Mutex(State())
@@ -68,6 +75,16 @@ final class BillingLaneMemo: Sendable {
         state.withLock { $0.locked[userID] ?? nil }
     }
 
+    /// Whether the lane looked `id` up as a user and found none.
+    func isAbsent(_ id: String) -> Bool {
+        state.withLock { $0.absent.contains(id) }
+    }
+
+    /// Records ids the lane looked up as users and found none.
+    func absent(_ ids: some Sequence<String>) {
+        state.withLock { $0.absent.formUnion(ids) }
+    }
+
     /// Records that the lane's transaction locked the user (and its app, when read).
     func locked(_ userID: String, app: AppID?) {
         state.withLock { state in
@@ -75,9 +92,41 @@ final class BillingLaneMemo: Sendable {
         }
     }
 
-    /// The heads of a locked user's lineage, when the lane has read or written them.
+    /// The heads of a locked user's lineage, when the lane has read or written them (empty for a
+    /// lineage of a user all of whose heads the lane loaded, when it has none).
     func heads(userID: String, lineage: LineageKey) -> BillingLedger.LineageHeads? {
-        state.withLock { $0.heads[HeadsKey(userID: userID, lineage: lineage)] }
+        state.withLock { state in
+            if let known = state.heads[HeadsKey(userID: userID, lineage: lineage)] { return known }
+            return state.allHeadsKnown.contains(userID) ? BillingLedger.LineageHeads(entries: []) : nil
+        }
+    }
+
+    /// Remembers every lineage's heads of locked users, read in the lane's transaction: `entries`
+    /// are all of those users' head entries (`BillingLedger.current(of:)`).
+    func rememberAllHeads(of userIDs: [String], entries: [PlanEntry]) {
+        state.withLock { state in
+            let lockedUsers = userIDs.filter { state.locked[$0] != nil }
+            let grouped = Dictionary(grouping: entries) { HeadsKey(userID: $0.userID, lineage: $0.lineageKey) }
+            for (key, entries) in grouped where lockedUsers.contains(key.userID) {
+                state.heads[key] = BillingLedger.LineageHeads(entries: entries)
+            }
+            state.allHeadsKnown.formUnion(lockedUsers)
+        }
+    }
+
+    /// Whether the lane knows that none of `ids` is the source of a remembered transfer.
+    func knowsNoTransfer(from ids: [String]) -> Bool {
+        state.withLock { state in
+            ids.allSatisfy { state.transferChecked.contains($0) && !state.transferSources.contains($0) }
+        }
+    }
+
+    /// Records which of the checked ids are sources of remembered transfers.
+    func checkedTransfers(of ids: some Sequence<String>, sources: some Sequence<String>) {
+        state.withLock { state in
+            state.transferChecked.formUnion(ids)
+            state.transferSources.formUnion(sources)
+        }
     }
 
     /// Remembers a locked user's lineage heads as they now stand in the transaction (ignored for

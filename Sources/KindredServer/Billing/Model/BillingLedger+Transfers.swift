@@ -24,11 +24,14 @@ extension BillingLedger {
             )
             .ignoringConflicts()
             .run()
+        BillingLaneSQL.memo(of: sql)?.checkedTransfers(of: [transfer.fromID], sources: [transfer.fromID])
     }
 
-    /// The earliest transfer from any of `ids` at or after `time` (ms), if any.
+    /// The earliest transfer from any of `ids` at or after `time` (ms), if any (no read when an
+    /// inbox lane knows none of them is a transfer's source).
     static func firstTransfer(from ids: [String], atOrAfter time: Int64, on sql: any SQLDatabase) async throws -> BillingTransfer? {
         guard !ids.isEmpty else { return nil }
+        if BillingLaneSQL.memo(of: sql)?.knowsNoTransfer(from: ids) == true { return nil }
         return try await sql.select().columns("event_id", "from_id", "to_user_id", "event_time")
             .from("kindred_billing_transfers")
             .where("from_id", .in, Array(Set(ids)).sorted())

@@ -162,6 +162,7 @@ struct BillingLedger: Sendable {
     static func app(ofUser userID: String, locking: Bool = false, on sql: any SQLDatabase) async throws -> AppID? {
         let memo = BillingLaneSQL.memo(of: sql)
         if let known = memo?.lockedApp(userID) { return known }
+        if memo?.isAbsent(userID) == true { return nil }
         let query = sql.select().column("app").from("kindred_users").where("id", .equal, userID)
         guard let text = try await (locking ? query.for(.update) : query).first()?.decode(column: "app", as: String.self)
         else { return nil }

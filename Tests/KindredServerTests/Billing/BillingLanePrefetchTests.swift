@@ -1,0 +1,77 @@
+import Foundation
+import KindredStore
+import KindredTestSupport
+import SQLKit
+import Testing
+
+@testable import KindredServer
+
+/// What an inbox lane reads up front (`BillingLaneSQL.prefetch`), on SQLite and PostgreSQL: the
+/// named users' apps (and locks), the ids that are no user, every lineage's heads of those users,
+/// and which ids are transfer sources; the memo then answers the ledger's reads exactly as the
+/// database does.
+@Suite struct BillingLanePrefetchTests {
+    static func entry(_ id: String, user: String, lineage: String, expiration: Int64, eventTime: Int64) -> PlanEntry {
+        PlanEntry(
+            id: id, userID: user, app: .pulse, planType: "pulsecheck-monthly", productID: "pc_1m", platform: .ios,
+            provider: .revenuecat, lineage: lineage, kind: .renewal, expiration: expiration, eventTime: eventTime,
+            eventID: "e-\(id)", sandbox: false, createdAt: 1
+        )
+    }
+
+    @Test("prefetch remembers users, absent ids, all heads and transfer sources; reads then match the database", arguments: Backend.all)
+    func prefetchMatchesTheDatabase(backend: Backend) async throws {
+        try await TestDatabases.with(backend) { database in
+            try await Migrator(ServerMigrations.all).migrate(database, logger: platformLogger)
+            let sql = database.sql
+            for user in ["u1", "u2"] { try await BillingHeadsTests.addUser(user, on: sql) }
+            try await database.transaction { sql in
+                try await BillingLedger.insert(Self.entry("p1", user: "u1", lineage: "otx-a", expiration: 100, eventTime: 1), on: sql)
+                try await BillingLedger.insert(Self.entry("p2", user: "u1", lineage: "otx-a", expiration: 200, eventTime: 2), on: sql)
+                try await BillingLedger.insert(Self.entry("p3", user: "u1", lineage: "otx-b", expiration: 300, eventTime: 1), on: sql)
+                try await BillingLedger.remember(
+                    BillingTransfer(eventID: "t1", fromID: "alias-x", toUserID: "u2", eventTime: 5), now: 1, on: sql
+                )
+            }
+            let other = try await Database.open(database.configuration, logger: platformLogger)
+            try await database.transaction { base in
+                let lane = BillingLaneSQL(base: base)
+                try await lane.prefetch(["u1", "u2", "ghost", "alias-x", ""])
+                #expect(lane.memo.lockedApp("u1") == .pulse)
+                #expect(lane.memo.lockedApp("u2") == .pulse)
+                #expect(lane.memo.isAbsent("ghost"))
+                #expect(lane.memo.isAbsent("alias-x"))
+                #expect(!lane.memo.isAbsent("u1"))
+                #expect(try await BillingLedger.app(ofUser: "ghost", locking: true, on: lane) == nil)
+                for (user, lineage) in [("u1", "otx-a"), ("u1", "otx-b"), ("u1", "otx-new"), ("u2", "otx-a")] {
+                    let key = LineageKey(provider: .revenuecat, lineage: lineage)
+                    let remembered = try #require(lane.memo.heads(userID: user, lineage: key), "\(user) \(lineage)")
+                    let stored = try await BillingLedger.heads(userID: user, lineage: key, on: base)
+                    #expect(remembered.entries.map(\.id).sorted() == stored.entries.map(\.id).sorted(), "\(user) \(lineage)")
+                }
+                #expect(lane.memo.heads(userID: "u1", lineage: LineageKey(provider: .revenuecat, lineage: "otx-a"))?.latest?.id == "p2")
+                #expect(lane.memo.heads(userID: "ghost", lineage: LineageKey(provider: .revenuecat, lineage: "otx-a")) == nil)
+                #expect(lane.memo.knowsNoTransfer(from: ["u1", "u2"]))
+                #expect(!lane.memo.knowsNoTransfer(from: ["u1", "alias-x"]))
+                #expect(!lane.memo.knowsNoTransfer(from: ["never-checked"]))
+                #expect(try await BillingLedger.firstTransfer(from: ["alias-x"], atOrAfter: 0, on: lane)?.eventID == "t1")
+                #expect(try await BillingLedger.firstTransfer(from: ["u1"], atOrAfter: 0, on: lane) == nil)
+                if backend == .postgresql {
+                    // The named users are locked until the lane's transaction ends.
+                    await #expect(throws: (any Error).self) {
+                        try await other.transaction { sql in
+                            _ = try await sql.raw("SELECT id FROM kindred_users WHERE id = 'u1' FOR UPDATE NOWAIT").all()
+                        }
+                    }
+                }
+            }
+            if backend == .postgresql {
+                let locked = try await other.transaction { sql in
+                    try await sql.raw("SELECT id FROM kindred_users WHERE id = 'u1' FOR UPDATE NOWAIT").all().count
+                }
+                #expect(locked == 1)
+            }
+            await other.close()
+        }
+    }
+}
