@@ -29,8 +29,9 @@ struct TestApplication {
         return auth
     }
 
-    /// Builds the router the server uses, with `maxBodySize`, `apps`, account settings and the
-    /// identity verifier as given, on `database` (a private in-memory SQLite one by default).
+    /// Builds the router the server uses, with `maxBodySize`, `apps`, account settings, the
+    /// identity verifier and Closer's settings as given, on `database` (a private in-memory
+    /// SQLite one by default).
     init(
         maxBodySize: Int = 1 << 20, apps: AppRegistry = .developmentDefaults,
         auth: AuthConfiguration = TestApplication.testAuth,
@@ -38,7 +39,8 @@ struct TestApplication {
         clock: TestClock = TestClock(start: Date()),
         database: Database? = nil,
         pushTransports: PushTransports? = nil,
-        billing: BillingSettings = BillingSettings()
+        billing: BillingSettings = BillingSettings(),
+        closer: CloserSettings = CloserSettings()
     ) async throws {
         if let database {
             self.database = database
@@ -57,6 +59,7 @@ struct TestApplication {
             clock: clock, auth: auth, identity: identity, platform: platform, pushTransports: pushTransports
         )
         dependencies.billing = billing
+        dependencies.closer = closer
         // As the server wires it: Closer's premium packs follow billing's entitlements.
         dependencies.closerEntitlements = BillingCloserEntitlements(
             Entitlements(database: self.database, clock: clock, settings: billing)
@@ -89,12 +92,13 @@ extension TestApplication {
         clock: TestClock = TestClock(start: Date()),
         pushTransports: PushTransports? = nil,
         billing: BillingSettings = BillingSettings(),
+        closer: CloserSettings = CloserSettings(),
         _ body: @escaping @Sendable (TestApplication, any TestClientProtocol) async throws -> Void
     ) async throws {
         try await TestDatabases.with(backend) { database in
             let application = try await TestApplication(
                 apps: apps, auth: auth, identity: identity, clock: clock, database: database, pushTransports: pushTransports,
-                billing: billing
+                billing: billing, closer: closer
             )
             try await application.app.test(.router) { client in
                 try await body(application, client)

@@ -67,10 +67,12 @@ struct CloserSchedule: Sendable, Hashable {
         return key(calendar.dateComponents([.year, .month, .day], from: date))
     }
 
-    /// Whether `key` is a real calendar date of the form `YYYY-MM-DD`.
+    /// Whether `key` is a real calendar date of the form `YYYY-MM-DD` (ASCII digits only: `Int`
+    /// alone would also take a sign, as in `+026-01-01`).
     static func isValidKey(_ key: String) -> Bool {
         let parts = key.split(separator: "-", omittingEmptySubsequences: false)
         guard key.utf8.count == 10, parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+            parts.allSatisfy({ $0.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) } }),
             let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]), (1...12).contains(m), d >= 1
         else { return false }
         let days = [31, (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
