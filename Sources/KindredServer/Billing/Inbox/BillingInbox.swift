@@ -35,7 +35,7 @@ public enum BillingInbox {
     /// Writes an event to the inbox in its own transaction (committed before this returns) and
     /// wakes this process's workers.
     static func accept(_ envelope: Envelope, queue: WorkQueue) async throws -> Accepted {
-        let payload = String(decoding: try JSONEncoder().encode(envelope), as: UTF8.self)
+        let payload = envelope.jsonText
         let result = try await queue.enqueue(
             queue: Self.queue, payload: payload, dedupeKey: "\(envelope.provider.rawValue):\(envelope.eventID)"
         )

@@ -5,8 +5,10 @@ import KindredStore
 import NIOCore
 
 /// `POST /v1/webhooks/revenuecat` and `POST /v1/webhooks/stripe` on the plain router (raw
-/// bodies for signatures): verify, write to the inbox (committed), then answer 200.
-/// Other methods answer 405.
+/// bodies for signatures): verify, read the event's id, type and time (400 without them), write
+/// to the inbox (committed), then answer 200. The rest of the event is read when it is applied:
+/// an authentic event this version cannot read is kept and dead-lettered, never refused (a
+/// refused event is lost once the provider stops retrying). Other methods answer 405.
 struct BillingWebhooks: Sendable {
     let settings: BillingSettings
     let queue: WorkQueue
@@ -51,9 +53,9 @@ struct BillingWebhooks: Sendable {
                 throw KindredError.invalidWebhookSignature(why)
             }
         }
-        let event: RevenueCatEvent
+        let event: RevenueCatWebhookHeader.Event
         do {
-            event = try JSONDecoder().decode(RevenueCatWebhookBody.self, from: Data(body)).event
+            event = try JSONDecoder().decode(RevenueCatWebhookHeader.self, from: Data(body)).event
         } catch {
             throw KindredError.malformedEvent("the body is not a RevenueCat webhook event")
         }
@@ -73,9 +75,9 @@ struct BillingWebhooks: Sendable {
             }
             throw KindredError.invalidWebhookSignature(error.description)
         }
-        let event: StripeEvent
+        let event: StripeEventHeader
         do {
-            event = try JSONDecoder().decode(StripeEvent.self, from: Data(body))
+            event = try JSONDecoder().decode(StripeEventHeader.self, from: Data(body))
         } catch {
             throw KindredError.malformedEvent("the body is not a Stripe event")
         }

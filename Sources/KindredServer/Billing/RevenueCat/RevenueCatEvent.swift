@@ -7,6 +7,30 @@ struct RevenueCatWebhookBody: Decodable, Sendable {
     var event: RevenueCatEvent
 }
 
+/// What the webhook reads of a body before acknowledging it: the event's id, type and time.
+/// The rest is read when the event is applied, so an authentic event whose other fields this
+/// version cannot read is kept (and dead-lettered for an operator) rather than refused, which
+/// after RevenueCat's retries would lose it.
+struct RevenueCatWebhookHeader: Decodable, Sendable {
+    /// The event's id, type and time.
+    struct Event: Decodable, Sendable {
+        /// The event id.
+        var id: String
+        /// The event type.
+        var type: String
+        /// When RevenueCat created it (ms since 1970).
+        var eventTimestampMs: Int64
+
+        enum CodingKeys: String, CodingKey {
+            case id, type
+            case eventTimestampMs = "event_timestamp_ms"
+        }
+    }
+
+    /// The event's header.
+    var event: Event
+}
+
 /// One RevenueCat event.
 struct RevenueCatEvent: Decodable, Sendable {
     /// The event's unique id (the idempotency key).

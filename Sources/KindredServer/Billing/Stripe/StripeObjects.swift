@@ -1,3 +1,14 @@
+/// What the webhook reads of a body before acknowledging it (the rest is read when the event
+/// is applied; see `RevenueCatWebhookHeader`).
+struct StripeEventHeader: Decodable, Sendable {
+    /// The event id.
+    var id: String
+    /// The event type.
+    var type: String
+    /// When Stripe created it (Unix seconds).
+    var created: Int64
+}
+
 /// A Stripe event: `{"id": "evt_…", "type": "…", "created": <unix s>, "livemode": …, "data": {"object": {…}}}`.
 /// See https://docs.stripe.com/api/events/object
 struct StripeEvent: Decodable, Sendable {
