@@ -74,4 +74,46 @@ import Testing
             await other.close()
         }
     }
+
+    @Test("deferred writes: a lane's record of an event someone else recorded meanwhile fails its flush", arguments: Backend.all)
+    func deferredRecordConflictFailsTheLane(backend: Backend) async throws {
+        try await TestDatabases.with(backend) { database in
+            try await Migrator(ServerMigrations.all).migrate(database, logger: platformLogger)
+            try await BillingHeadsTests.addUser("u1", on: database.sql)
+            let record = BillingLaneMemo.EventRecord(
+                provider: .revenuecat, eventID: "evt-1", type: "RENEWAL", userID: "u1", outcome: "applied", eventTime: 1, appliedAt: 2
+            )
+            await #expect(throws: (any Error).self) {
+                try await database.transaction { base in
+                    let lane = BillingLaneSQL(base: base)
+                    try await lane.prefetch(["u1"], events: [(.revenuecat, "evt-1")])
+                    #expect(lane.memo.record(record))
+                    #expect(!lane.memo.record(record), "a second record of one event in a lane is a duplicate")
+                    // Recorded by someone else after the lane began (written here on the lane's own
+                    // connection, bypassing the lane, as a stand-in).
+                    try await base.raw("""
+                        INSERT INTO kindred_billing_events (provider, event_id, type, user_id, outcome, event_time, applied_at)
+                        VALUES ('revenuecat', 'evt-1', 'RENEWAL', 'u1', 'applied', 1, 2)
+                        """).run()
+                    try await lane.flush()
+                }
+            }
+            #expect(try await database.sql.raw("SELECT COUNT(*) AS n FROM kindred_billing_events").first()?.decode(column: "n", as: Int.self) == 0)
+            // A lane that begins after the record knows it: the event is a duplicate there.
+            try await database.sql.raw("""
+                INSERT INTO kindred_billing_events (provider, event_id, type, user_id, outcome, event_time, applied_at)
+                VALUES ('revenuecat', 'evt-1', 'RENEWAL', 'u1', 'applied', 1, 2)
+                """).run()
+            try await database.transaction { base in
+                let lane = BillingLaneSQL(base: base)
+                try await lane.prefetch(["u1"], events: [(.revenuecat, "evt-1"), (.stripe, "evt-1")])
+                #expect(!lane.memo.record(record))
+                var stripe = record
+                stripe.provider = .stripe
+                #expect(lane.memo.record(stripe), "the same id from another provider is another event")
+                try await lane.flush()
+            }
+            #expect(try await database.sql.raw("SELECT COUNT(*) AS n FROM kindred_billing_events").first()?.decode(column: "n", as: Int.self) == 2)
+        }
+    }
 }

@@ -88,6 +88,17 @@ struct BillingApplier: Sendable {
         } else {
             effect = .ignored("no event")
         }
+        if let lane = sql as? BillingLaneSQL {
+            // In a lane the record is deferred with the effect; the lane knows which events were
+            // recorded before it began.
+            let record = BillingLaneMemo.EventRecord(
+                provider: envelope.provider, eventID: envelope.eventID, type: String(decoded.type.prefix(100)),
+                userID: effect.userID, outcome: effect.outcome, eventTime: decoded.time, appliedAt: nowMs
+            )
+            guard lane.memo.record(record) else { return (.duplicate, nil) }
+            _ = try await write(effect, now: now, on: sql)
+            return (.applied(effect.outcome), effect)
+        }
         let recorded = try await sql.insert(into: "kindred_billing_events")
             .columns("provider", "event_id", "type", "user_id", "outcome", "event_time", "applied_at")
             .values(

@@ -1,13 +1,24 @@
 import SQLKit
 
 extension BillingLaneSQL {
-    /// Reads, in three statements, what the lane's events will ask about the users they name:
+    /// Reads, in four statements, which of the lane's events were recorded already, and what
+    /// they will ask about the users they name:
     /// locks those users (in id order, as `BillingLedger.lock` does) and remembers their apps
     /// and the ids that are no user; remembers all of the locked users' lineage heads; and
     /// remembers which of the ids are sources of remembered transfers. The events then read
     /// these from the memo instead of one statement each.
-    /// - Parameter ids: the user ids and provider ids the lane's events name.
-    func prefetch(_ ids: [String]) async throws {
+    /// - Parameters:
+    ///   - ids: the user ids and provider ids the lane's events name.
+    ///   - events: the lane's events (provider and event id): those recorded already are remembered.
+    func prefetch(_ ids: [String], events: [(provider: BillingProvider, eventID: String)] = []) async throws {
+        // One indexed read per provider (the records' key is provider, event id).
+        for (provider, ofProvider) in Dictionary(grouping: events, by: \.provider) {
+            let eventIDs = try BillingRows.userIDSet(ofProvider.map(\.eventID), dialect: dialect.name)
+            let rows = try await base.raw("""
+                SELECT event_id FROM kindred_billing_events WHERE provider = \(bind: provider.rawValue) AND event_id \(eventIDs)
+                """).all()
+            memo.alreadyRecorded(try rows.map { "\(provider.rawValue):\(try $0.decode(column: "event_id", as: String.self))" })
+        }
         let ids = Array(Set(ids.filter { !$0.isEmpty })).sorted()
         guard !ids.isEmpty else { return }
         let set = try BillingRows.userIDSet(ids, dialect: dialect.name)

@@ -7,7 +7,10 @@ import Synchronization
 /// the users it locked, so a lane of events about few users does not read the same rows again
 /// for every event.
 ///
-/// It forwards every statement to the transaction. The ledger's functions consult `memo` when
+/// It forwards every statement to the transaction. The lane's own writes of event records,
+/// plan entries and lineage heads are deferred (`BillingLaneMemo.record`, `.deferInsert`) and
+/// written together, in a few set statements, before the next statement of any kind runs on it
+/// (`flush()`), so no read ever misses them. The ledger's functions consult `memo` when
 /// they are given this type, and only then: what it holds is true exactly for the lifetime of the
 /// one transaction it wraps, because every entry is about a user whose `kindred_users` row that
 /// transaction has locked (`BillingLedger.lock`), and every billing write of a user happens
@@ -26,11 +29,19 @@ struct BillingLaneSQL: SQLDatabase {
     var queryLogLevel: Logger.Level? { base.queryLogLevel }
 
     func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) -> EventLoopFuture<Void> {
-        base.execute(sql: query, onRow)
+        eventLoop.makeFutureWithTask { try await self.execute(sql: query, onRow) }
     }
 
+    /// Runs a statement after writing what the lane deferred, so every statement sees them.
     func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) async throws {
+        try await flush()
         try await base.execute(sql: query, onRow)
+    }
+
+    /// Writes the deferred event records, plan entries and heads (a few set statements).
+    func flush() async throws {
+        guard let pending = memo.takePending() else { return }
+        try await BillingLaneWrites.write(pending, on: base)
     }
 
     func withSession<R>(_ closure: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
@@ -51,6 +62,39 @@ final class BillingLaneMemo: Sendable {
         var lineage: LineageKey
     }
 
+    /// An event record to write.
+    struct EventRecord: Sendable, Equatable {
+        var provider: BillingProvider
+        var eventID: String
+        var type: String
+        var userID: String?
+        var outcome: String
+        var eventTime: Int64
+        var appliedAt: Int64
+    }
+
+    /// A lineage head row to write (the heads of one sandbox flag).
+    struct HeadRow: Sendable, Equatable {
+        var userID: String
+        var provider: BillingProvider
+        var lineage: String
+        var sandbox: Bool
+        var planID: String
+        var trialPlanID: String?
+    }
+
+    /// Writes the lane deferred, in the order they must be written.
+    struct Pending: Sendable {
+        var records: [EventRecord]
+        var plans: [PlanEntry]
+        var heads: [HeadRow]
+    }
+
+    private struct DirtyHead: Hashable {
+        var key: HeadsKey
+        var sandbox: Bool
+    }
+
     private struct State {
         var locked: [String: AppID?] = [:]
         /// Ids the lane looked up as users and found none (`BillingLedger.prefetch`).
@@ -61,6 +105,11 @@ final class BillingLaneMemo: Sendable {
         /// Ids the lane checked for remembered transfers, and those that have some.
         var transferChecked: Set<String> = []
         var transferSources: Set<String> = []
+        /// Events recorded (in the database when the lane began, or by the lane), as `provider:id`.
+        var recorded: Set<String> = []
+        var pendingRecords: [EventRecord] = []
+        var pendingPlans: [PlanEntry] = []
+        var dirtyHeads: [DirtyHead] = []
     }
 
     private let state = Mutex(State())
@@ -111,6 +160,54 @@ final class BillingLaneMemo: Sendable {
                 state.heads[key] = BillingLedger.LineageHeads(entries: entries)
             }
             state.allHeadsKnown.formUnion(lockedUsers)
+        }
+    }
+
+    /// Records that these events were already recorded when the lane began.
+    func alreadyRecorded(_ keys: some Sequence<String>) {
+        state.withLock { $0.recorded.formUnion(keys) }
+    }
+
+    /// Defers writing an event's record, unless the event is recorded already.
+    /// - Returns: false when it is (a duplicate: nothing is to be written for it).
+    func record(_ record: EventRecord) -> Bool {
+        state.withLock { state in
+            guard state.recorded.insert("\(record.provider.rawValue):\(record.eventID)").inserted else { return false }
+            state.pendingRecords.append(record)
+            return true
+        }
+    }
+
+    /// Defers inserting `entry` of a locked user, whose lineage heads become `heads`.
+    /// - Returns: false for a user the lane has not locked (the caller writes it at once).
+    func deferInsert(_ entry: PlanEntry, heads: BillingLedger.LineageHeads) -> Bool {
+        state.withLock { state in
+            guard state.locked[entry.userID] != nil else { return false }
+            let key = HeadsKey(userID: entry.userID, lineage: entry.lineageKey)
+            state.heads[key] = heads
+            state.pendingPlans.append(entry)
+            let dirty = DirtyHead(key: key, sandbox: entry.sandbox)
+            if !state.dirtyHeads.contains(dirty) { state.dirtyHeads.append(dirty) }
+            return true
+        }
+    }
+
+    /// Takes what is deferred (nil when nothing is), leaving nothing deferred.
+    func takePending() -> Pending? {
+        state.withLock { state in
+            guard !state.pendingRecords.isEmpty || !state.pendingPlans.isEmpty else { return nil }
+            let heads = state.dirtyHeads.compactMap { dirty -> HeadRow? in
+                guard let heads = state.heads[dirty.key], let head = heads.head(sandbox: dirty.sandbox) else { return nil }
+                return HeadRow(
+                    userID: dirty.key.userID, provider: dirty.key.lineage.provider, lineage: dirty.key.lineage.lineage,
+                    sandbox: dirty.sandbox, planID: head.id, trialPlanID: heads.trialHead(sandbox: dirty.sandbox)?.id
+                )
+            }
+            let pending = Pending(records: state.pendingRecords, plans: state.pendingPlans, heads: heads)
+            state.pendingRecords = []
+            state.pendingPlans = []
+            state.dirtyHeads = []
+            return pending
         }
     }
 

@@ -91,11 +91,22 @@ extension BillingLedger {
         let trialID = advanced.trialHead(sandbox: entry.sandbox)?.id
         guard planID != heads.head(sandbox: entry.sandbox)?.id || trialID != heads.trialHead(sandbox: entry.sandbox)?.id
         else { return }
+        try await upsertHead(
+            userID: entry.userID, provider: entry.provider, lineage: entry.lineage, sandbox: entry.sandbox,
+            planID: planID, trialPlanID: trialID, on: sql
+        )
+    }
+
+    /// Writes one lineage head row (insert, or replace the row of its lineage and sandbox flag).
+    static func upsertHead(
+        userID: String, provider: BillingProvider, lineage: String, sandbox: Bool, planID: String, trialPlanID: String?,
+        on sql: any SQLDatabase
+    ) async throws {
         try await sql.insert(into: "kindred_billing_heads")
             .columns("user_id", "provider", "lineage", "sandbox", "plan_id", "trial_plan_id")
             .values(
-                SQLBind(entry.userID), SQLBind(entry.provider.rawValue), SQLBind(entry.lineage), SQLBind(entry.sandbox),
-                SQLBind(planID), SQLBind(trialID)
+                SQLBind(userID), SQLBind(provider.rawValue), SQLBind(lineage), SQLBind(sandbox),
+                SQLBind(planID), SQLBind(trialPlanID)
             )
             .onConflict(with: ["user_id", "provider", "lineage", "sandbox"]) { conflict in
                 conflict.set(excludedValueOf: "plan_id").set(excludedValueOf: "trial_plan_id")

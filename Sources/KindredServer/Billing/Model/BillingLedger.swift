@@ -40,8 +40,18 @@ struct BillingLedger: Sendable {
         try await insert(entry, heads: Self.heads(userID: entry.userID, lineage: entry.lineageKey, on: sql), on: sql)
     }
 
-    /// Inserts an entry and moves its lineage's heads (`heads` as read in this transaction).
+    /// Inserts an entry and moves its lineage's heads (`heads` as read in this transaction). In an
+    /// inbox lane, for a user it locked, both are deferred to the lane's next flush.
     private static func insert(_ entry: PlanEntry, heads: LineageHeads, on sql: any SQLDatabase) async throws {
+        if let memo = BillingLaneSQL.memo(of: sql), memo.deferInsert(entry, heads: heads.advanced(by: entry)) {
+            return
+        }
+        try await insertRow(entry, on: sql)
+        try await advanceHeads(to: entry, from: heads, on: sql)
+    }
+
+    /// The plan entry's row, alone.
+    static func insertRow(_ entry: PlanEntry, on sql: any SQLDatabase) async throws {
         try await sql.insert(into: "kindred_billing_plans")
             .columns(BillingRows.planColumns + ["updated_at"])
             .values(
@@ -51,7 +61,6 @@ struct BillingLedger: Sendable {
                 SQLBind(entry.eventID), SQLBind(entry.sandbox), SQLBind(entry.createdAt), SQLBind(entry.updatedAt)
             )
             .run()
-        try await advanceHeads(to: entry, from: heads, on: sql)
     }
 
     /// The stored records of several users in one read, by user.
