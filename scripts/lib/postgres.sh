@@ -7,6 +7,8 @@ KINDRED_PG_BIN=""
 KINDRED_PG_RUN=()
 
 # start_test_postgres : starts the server and exports KINDRED_TEST_POSTGRES_URL.
+# With KINDRED_PG_DURABLE=1 (the benchmarks) the cluster keeps PostgreSQL's durable defaults
+# (fsync, synchronous_commit and full_page_writes on), so a figure measures committed writes.
 start_test_postgres() {
   ensure_apt postgresql
   KINDRED_PG_BIN=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
@@ -28,9 +30,11 @@ start_test_postgres() {
     cat "$KINDRED_PG_DIR/initdb.log" >&2
     return 1
   fi
-  # Durability is pointless for a cluster deleted after the run; turning it off saves minutes.
+  # Durability is pointless for a cluster deleted after the test run; turning it off saves minutes.
+  local durability="-c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+  if [ "${KINDRED_PG_DURABLE:-0}" = 1 ]; then durability=""; fi
   if ! "${KINDRED_PG_RUN[@]}" "$KINDRED_PG_BIN/pg_ctl" -D "$KINDRED_PG_DIR/data" -l "$KINDRED_PG_DIR/postgres.log" \
-      -o "-h 127.0.0.1 -p $port -k $KINDRED_PG_DIR -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=500" \
+      -o "-h 127.0.0.1 -p $port -k $KINDRED_PG_DIR $durability -c max_connections=500" \
       -w -t 60 start >/dev/null; then
     cat "$KINDRED_PG_DIR/postgres.log" >&2
     return 1
