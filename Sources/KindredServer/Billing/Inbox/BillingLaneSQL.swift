@@ -64,29 +64,45 @@ final class BillingLaneMemo: Sendable {
 
     /// An event record to write.
     struct EventRecord: Sendable, Equatable {
+        /// The provider.
         var provider: BillingProvider
+        /// The provider's event id.
         var eventID: String
+        /// The event type (at most 100 characters).
         var type: String
+        /// The user the event is recorded against.
         var userID: String?
+        /// What applying it did (`applied`, `ignored: …`).
         var outcome: String
+        /// The provider's event time (ms since 1970).
         var eventTime: Int64
+        /// When it was applied (ms since 1970).
         var appliedAt: Int64
     }
 
     /// A lineage head row to write (the heads of one sandbox flag).
     struct HeadRow: Sendable, Equatable {
+        /// The user.
         var userID: String
+        /// The lineage's provider.
         var provider: BillingProvider
+        /// The lineage (subscription or original transaction id).
         var lineage: String
+        /// Which sandbox flag the row is for.
         var sandbox: Bool
+        /// The lineage's latest entry with that flag.
         var planID: String
+        /// Its latest trial entry with that flag, if any.
         var trialPlanID: String?
     }
 
     /// Writes the lane deferred, in the order they must be written.
     struct Pending: Sendable {
+        /// Event records, first.
         var records: [EventRecord]
+        /// Plan entries, next.
         var plans: [PlanEntry]
+        /// Lineage head rows as they stand after those entries, last.
         var heads: [HeadRow]
     }
 

@@ -13,11 +13,17 @@ import Synchronization
 final class EnqueueBatcher: Sendable {
     /// One enqueue to write.
     struct Request: Sendable {
+        /// The new item's id.
         var id: String
+        /// The queue's name (validated by the caller).
         var queue: String
+        /// The work's description.
         var payload: String
+        /// The idempotency key (validated by the caller).
         var dedupeKey: String
+        /// Not before this time (ms since 1970).
         var runAt: Int64
+        /// When it was enqueued (ms since 1970).
         var now: Int64
     }
 
