@@ -75,6 +75,32 @@ import Testing
         }
     }
 
+    @Test("several subscription records saved in one statement read back exactly, NULLs and empty strings kept", arguments: Backend.all)
+    func recordsSavedTogether(backend: Backend) async throws {
+        try await TestDatabases.with(backend) { database in
+            try await Migrator(ServerMigrations.all).migrate(database, logger: platformLogger)
+            for user in ["u1", "u2", "u3"] { try await BillingHeadsTests.addUser(user, on: database.sql) }
+            var first = SubscriptionRecord(
+                userID: "u1", app: .pulse, username: "", email: "a@example.com", platform: .ios, planType: "pulsecheck-monthly",
+                status: .active, latestExpiration: 1_750_000_000, trialEnd: -1, doubleBilling: true, createdAt: 1, updatedAt: 2
+            )
+            let second = SubscriptionRecord(userID: "u2", app: .pulse, status: .unknown, createdAt: 3, updatedAt: 4)
+            try await BillingLedger.save(second, on: database.sql)
+            try await BillingLedger.save([first, second], on: database.sql)
+            var stored = try await BillingLedger.records(of: ["u1", "u2", "u3"], on: database.sql)
+            #expect(stored == ["u1": first, "u2": second])
+            // Saved again: replaced in place.
+            first.status = .expired
+            first.username = nil
+            first.updatedAt = 9
+            var changed = second
+            changed.latestExpiration = 5
+            try await BillingLedger.save([first, changed], on: database.sql)
+            stored = try await BillingLedger.records(of: ["u1", "u2"], on: database.sql)
+            #expect(stored == ["u1": first, "u2": changed])
+        }
+    }
+
     @Test("deferred writes: a lane's record of an event someone else recorded meanwhile fails its flush", arguments: Backend.all)
     func deferredRecordConflictFailsTheLane(backend: Backend) async throws {
         try await TestDatabases.with(backend) { database in

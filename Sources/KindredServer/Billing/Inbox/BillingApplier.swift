@@ -151,18 +151,23 @@ struct BillingApplier: Sendable {
         let records = try await BillingLedger.records(of: users, on: transaction.sql)
         for user in users {
             guard let app = touched[user] else { continue }
-            var recomputed = try await ledger.recompute(
+            var recomputed = try await ledger.recomputation(
                 userID: user, app: app, now: now, plans: plans[user] ?? [], before: records[user], on: transaction.sql
             )
             recomputed.appended = appended[user] ?? 0
-            if recomputed.changed {
-                let payload = BillingRepresentation.entitlements(
-                    app: app, snapshot: recomputed.snapshot, settings: ledger.settings.app(app)
-                )
-                try await realtime.publish(channel: .user(user), type: Self.eventType, data: payload, on: transaction)
-            }
             results[user] = recomputed
         }
+        // The changed records in one statement, then the changed entitlements published.
+        try await BillingLedger.save(users.compactMap { results[$0] }.filter(\.needsSave).map(\.after), on: transaction.sql)
+        var changes: [(channel: RealtimeChannel, type: String, json: String)] = []
+        for user in users {
+            guard let recomputed = results[user], let app = touched[user], recomputed.changed else { continue }
+            let payload = BillingRepresentation.entitlements(
+                app: app, snapshot: recomputed.snapshot, settings: ledger.settings.app(app)
+            )
+            changes.append((.user(user), Self.eventType, try RealtimePublisher.json(payload)))
+        }
+        try await realtime.publish(changes, on: transaction)
         return results
     }
 

@@ -95,6 +95,8 @@ struct BillingLedger: Sendable {
 
         /// Whether what entitlements derive from changed.
         var changed: Bool { before.map { !$0.sameComputation(as: after) } ?? true }
+        /// Whether `after` differs from the stored record (it must be saved).
+        var needsSave: Bool { before != after }
     }
 
     /// Recomputes the user's state from the lineages' heads (`current(of:)`) and stores the
@@ -109,6 +111,16 @@ struct BillingLedger: Sendable {
     /// Recomputes the user's state from `plans` (its `current(of:)`, read in this transaction)
     /// and its stored record `before`, and stores the new record.
     func recompute(
+        userID: String, app: AppID, now: Date, plans: [PlanEntry], before: SubscriptionRecord?, on sql: any SQLDatabase
+    ) async throws -> Recomputed {
+        let recomputed = try await recomputation(userID: userID, app: app, now: now, plans: plans, before: before, on: sql)
+        if recomputed.needsSave { try await Self.save(recomputed.after, on: sql) }
+        return recomputed
+    }
+
+    /// The recomputation `recompute(userID:app:now:plans:before:on:)` makes, without storing the
+    /// record (the caller saves `after` when `needsSave`, e.g. several users' in one statement).
+    func recomputation(
         userID: String, app: AppID, now: Date, plans: [PlanEntry], before: SubscriptionRecord?, on sql: any SQLDatabase
     ) async throws -> Recomputed {
         let appSettings = settings.app(app)
@@ -130,8 +142,55 @@ struct BillingLedger: Sendable {
             return Recomputed(before: before, after: before, snapshot: snapshot)
         }
         after.updatedAt = nowMs
-        try await Self.save(after, on: sql)
         return Recomputed(before: before, after: after, snapshot: snapshot)
+    }
+
+    /// Inserts or replaces several users' records: one statement on PostgreSQL (the rows as one
+    /// JSON bind read by `json_populate_recordset`, so NULLs stay NULLs), one per record on SQLite.
+    static func save(_ records: [SubscriptionRecord], on sql: any SQLDatabase) async throws {
+        guard sql.dialect.name == "postgresql", records.count > 1 else {
+            for record in records { try await save(record, on: sql) }
+            return
+        }
+        let rows = String(decoding: try JSONEncoder().encode(records.map(SubscriptionRow.init)), as: UTF8.self)
+        let columns = SubscriptionRecord.columns.joined(separator: ", ")
+        try await sql.raw("""
+            INSERT INTO kindred_billing_subscriptions (\(unsafeRaw: columns))
+            SELECT \(unsafeRaw: columns) FROM json_populate_recordset(NULL::kindred_billing_subscriptions, \(bind: rows)::json)
+            ON CONFLICT (user_id) DO UPDATE SET username = excluded.username, email = excluded.email,
+                platform = excluded.platform, plan_type = excluded.plan_type, status = excluded.status,
+                latest_expiration = excluded.latest_expiration, trial_end = excluded.trial_end,
+                double_billing = excluded.double_billing, updated_at = excluded.updated_at
+            """).run()
+    }
+
+    /// A record as a JSON object keyed by column (absent keys are NULL).
+    private struct SubscriptionRow: Encodable {
+        let record: SubscriptionRecord
+
+        init(_ record: SubscriptionRecord) { self.record = record }
+
+        enum CodingKeys: String, CodingKey {
+            case userID = "user_id", app, username, email, platform, planType = "plan_type", status
+            case latestExpiration = "latest_expiration", trialEnd = "trial_end", doubleBilling = "double_billing"
+            case createdAt = "created_at", updatedAt = "updated_at"
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(record.userID, forKey: .userID)
+            try container.encode(record.app.rawValue, forKey: .app)
+            try container.encodeIfPresent(record.username, forKey: .username)
+            try container.encodeIfPresent(record.email, forKey: .email)
+            try container.encodeIfPresent(record.platform?.rawValue, forKey: .platform)
+            try container.encodeIfPresent(record.planType, forKey: .planType)
+            try container.encode(record.status.rawValue, forKey: .status)
+            try container.encodeIfPresent(record.latestExpiration, forKey: .latestExpiration)
+            try container.encodeIfPresent(record.trialEnd, forKey: .trialEnd)
+            try container.encode(record.doubleBilling, forKey: .doubleBilling)
+            try container.encode(record.createdAt, forKey: .createdAt)
+            try container.encode(record.updatedAt, forKey: .updatedAt)
+        }
     }
 
     /// Inserts or replaces a record.

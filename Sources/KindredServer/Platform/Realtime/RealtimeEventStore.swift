@@ -46,6 +46,37 @@ struct RealtimeEventStore: Sendable {
         return try row.decode(column: "last_seq", as: Int64.self)
     }
 
+    /// PostgreSQL: `publishOnPostgres` for several events of distinct channels in one statement
+    /// (channels locked in the order given).
+    /// - Returns: each channel's new sequence number.
+    func publishManyOnPostgres(
+        _ events: [(channel: String, type: String, data: String, ownerUserID: String?)], createdAt: Int64,
+        notifyChannel: String, on sql: any SQLDatabase
+    ) async throws -> [String: Int64] {
+        let rows = try await sql.raw("""
+            WITH input AS (
+                SELECT * FROM unnest(\(bind: events.map(\.channel)), \(bind: events.map(\.type)), \(bind: events.map(\.data)),
+                    \(bind: events.map { $0.ownerUserID ?? "" })) WITH ORDINALITY AS t(channel, type, data, owner, ord)
+            ), numbered AS (
+                INSERT INTO kindred_realtime_channels (channel, last_seq) SELECT channel, 1 FROM input ORDER BY ord
+                ON CONFLICT (channel) DO UPDATE SET last_seq = kindred_realtime_channels.last_seq + 1
+                RETURNING channel, last_seq
+            ), stored AS (
+                INSERT INTO kindred_realtime_events (channel, seq, type, data, user_id, created_at)
+                SELECT input.channel, numbered.last_seq, input.type, input.data, NULLIF(input.owner, ''), \(bind: createdAt)
+                FROM input JOIN numbered ON numbered.channel = input.channel
+                RETURNING channel, seq
+            )
+            SELECT channel, seq AS last_seq, pg_notify(\(bind: notifyChannel), 'e ' || seq::text || ' ' || channel) FROM stored
+            """).all()
+        var sequences: [String: Int64] = [:]
+        for row in rows {
+            sequences[try row.decode(column: "channel", as: String.self)] = try row.decode(column: "last_seq", as: Int64.self)
+        }
+        guard sequences.count == events.count else { throw KindredError.internal }
+        return sequences
+    }
+
     /// Stores an event (inside the transaction that numbered it).
     func insert(_ event: RealtimeEvent, ownerUserID: String?, on sql: any SQLDatabase) async throws {
         try await sql.insert(into: "kindred_realtime_events")

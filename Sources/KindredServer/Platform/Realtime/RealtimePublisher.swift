@@ -61,11 +61,16 @@ public struct RealtimePublisher: Sendable {
     public func publish(
         channel: RealtimeChannel, type: String, data: some Encodable & Sendable, on transaction: RealtimeTransaction
     ) async throws -> RealtimeEvent {
+        try await publish(channel: channel, type: type, json: Self.json(data), on: transaction)
+    }
+
+    /// A payload as the JSON text events carry (keys sorted, dates in ISO 8601).
+    /// - Throws: when `data` cannot be encoded.
+    public static func json(_ data: some Encodable) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .iso8601
-        let json = String(decoding: try encoder.encode(data), as: UTF8.self)
-        return try await publish(channel: channel, type: type, json: json, on: transaction)
+        return String(decoding: try encoder.encode(data), as: UTF8.self)
     }
 
     /// Numbers and stores an event whose payload is already JSON text.
@@ -92,6 +97,37 @@ public struct RealtimePublisher: Sendable {
         }
         transaction.published.withLockedValue { $0.append(event) }
         return event
+    }
+
+    /// Numbers and stores several events whose payloads are already JSON text: one statement on
+    /// PostgreSQL when their channels are distinct, one publish each otherwise.
+    /// - Returns: the stored events, in the order given.
+    /// - Throws: when the database fails.
+    @discardableResult
+    public func publish(
+        _ events: [(channel: RealtimeChannel, type: String, json: String)], on transaction: RealtimeTransaction
+    ) async throws -> [RealtimeEvent] {
+        let sql = transaction.sql
+        guard sql.dialect.name == "postgresql", events.count > 1, Set(events.map(\.channel)).count == events.count else {
+            var published: [RealtimeEvent] = []
+            for event in events {
+                published.append(try await publish(channel: event.channel, type: event.type, json: event.json, on: transaction))
+            }
+            return published
+        }
+        let createdAt = clock.now().millisecondsSince1970
+        let sequences = try await store.publishManyOnPostgres(
+            events.map { ($0.channel.name, $0.type, $0.json, $0.channel.ownerUserID) }, createdAt: createdAt,
+            notifyChannel: Self.notifyChannel, on: sql
+        )
+        let published = events.map { event in
+            RealtimeEvent(
+                channel: event.channel.name, seq: sequences[event.channel.name] ?? 0, type: event.type, data: event.json,
+                createdAt: createdAt
+            )
+        }
+        transaction.published.withLockedValue { $0.append(contentsOf: published) }
+        return published
     }
 
     /// Hands committed events to this replica's subscribers (other replicas learn of them
