@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Runs a program for the tests (the built `kindred`, the Python interop peers) with standard
 /// input from bytes or a file and standard output and error captured through files, so a large
@@ -41,21 +44,49 @@ public enum ChildProcess {
                             environment: [String: String]?, in directory: TemporaryDirectory) throws -> Result {
         let out = try directory.write("stdout", [])
         let err = try directory.write("stderr", [])
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        if let environment { process.environment = environment }
-        let outHandle = try FileHandle(forWritingTo: out)
-        let errHandle = try FileHandle(forWritingTo: err)
-        process.standardOutput = outHandle
-        process.standardError = errHandle
-        process.standardInput = try stdin.map { try FileHandle(forReadingFrom: $0) } ?? FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        try outHandle.close()
-        try errHandle.close()
-        return Result(status: process.terminationStatus, stdout: Array(try Data(contentsOf: out)),
+        let status = try spawnAndWait(
+            executable, arguments, stdin: stdin?.path ?? "/dev/null", stdout: out.path, stderr: err.path,
+            environment: environment ?? ProcessInfo.processInfo.environment
+        )
+        return Result(status: status, stdout: Array(try Data(contentsOf: out)),
                       stderr: String(decoding: try Data(contentsOf: err), as: UTF8.self))
+    }
+
+    /// Why a child could not be started.
+    public struct SpawnError: Error, CustomStringConvertible {
+        /// What failed.
+        public let description: String
+    }
+
+    /// Starts `executable` with `posix_spawn` (standard streams opened on the given paths in the
+    /// child) and waits for it. Foundation's `Process.run()` reads `/proc/self/fd` to close
+    /// descriptors and crashed there (SIGSEGV in `findMaximumOpenFromProcSelfFD`) while the
+    /// test process opened and closed sockets on other threads.
+    /// - Returns: the exit status, or 128 + the signal number when a signal ended the child.
+    static func spawnAndWait(
+        _ executable: String, _ arguments: [String], stdin: String, stdout: String, stderr: String,
+        environment: [String: String]
+    ) throws -> Int32 {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, stdin, O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, stderr, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        let argv = ([executable] + arguments).map { strdup($0) }
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") }
+        defer { (argv + envp).forEach { free($0) } }
+        var pid = pid_t()
+        let spawned = posix_spawn(&pid, executable, &actions, nil, argv + [nil], envp + [nil])
+        guard spawned == 0 else {
+            throw SpawnError(description: "cannot start \(executable): \(String(cString: strerror(spawned)))")
+        }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 {
+            guard errno == EINTR else { throw SpawnError(description: "waitpid failed: \(String(cString: strerror(errno)))") }
+        }
+        let signal = status & 0x7F
+        return signal == 0 ? (status >> 8) & 0xFF : 128 + signal
     }
 
     /// The built `kindred` executable: SwiftPM puts it next to the test bundle.
