@@ -109,8 +109,10 @@ import Testing
             }
             #expect(tally.all == ["a": 4])
 
-            // The leader stops: the other takes over on its next tick.
+            // The leader stops: the other takes over on its next tick. On PostgreSQL the lock
+            // goes when the resigned session's backend exits, shortly after the client has gone.
             await a.resign()
+            if backend == .postgresql { try await Self.waitForNoAdvisoryLock(on: database) }
             clock.advance(by: .seconds(60))
             #expect(await b.runDue().map(\.message) == ["b"])
             #expect(await a.runDue().isEmpty)
@@ -118,6 +120,19 @@ import Testing
             await a.resign()
             await b.resign()
             await other.close()
+        }
+    }
+
+    /// Waits (up to 20 s) until no session holds an advisory lock on the test database.
+    static func waitForNoAdvisoryLock(on database: Database) async throws {
+        let started = ContinuousClock.now
+        while ContinuousClock.now - started < .seconds(20) {
+            let held = try await database.sql.raw("""
+                SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory'
+                  AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
+                """).first()?.decode(column: "n", as: Int.self)
+            if held == 0 { return }
+            try await Task.sleep(for: .milliseconds(20))
         }
     }
 
