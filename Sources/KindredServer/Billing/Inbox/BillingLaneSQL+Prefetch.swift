@@ -13,7 +13,7 @@ extension BillingLaneSQL {
     func prefetch(_ ids: [String], events: [(provider: BillingProvider, eventID: String)] = []) async throws {
         // One indexed read per provider (the records' key is provider, event id).
         for (provider, ofProvider) in Dictionary(grouping: events, by: \.provider) {
-            let eventIDs = try BillingRows.userIDSet(ofProvider.map(\.eventID), dialect: dialect.name)
+            let eventIDs = try BillingRows.idSet(ofProvider.map(\.eventID), dialect: dialect.name)
             let rows = try await base.raw("""
                 SELECT event_id FROM kindred_billing_events WHERE provider = \(bind: provider.rawValue) AND event_id \(eventIDs)
                 """).all()
@@ -21,7 +21,7 @@ extension BillingLaneSQL {
         }
         let ids = Array(Set(ids.filter { !$0.isEmpty })).sorted()
         guard !ids.isEmpty else { return }
-        let set = try BillingRows.userIDSet(ids, dialect: dialect.name)
+        let set = try BillingRows.idSet(ids, dialect: dialect.name)
         let lockClause: SQLQueryString = dialect.name == "postgresql" ? " FOR UPDATE" : ""
         let rows = try await base.raw("SELECT id, app FROM kindred_users WHERE id \(set) ORDER BY id\(lockClause)").all()
         var users: [String] = []

@@ -72,7 +72,7 @@ extension BillingLedger {
     /// `current(of:)` for several users in one read, by user (users without entries are absent).
     static func current(of userIDs: [String], on sql: any SQLDatabase) async throws -> [String: [PlanEntry]] {
         guard !userIDs.isEmpty else { return [:] }
-        let users = try BillingRows.userIDSet(userIDs, dialect: sql.dialect.name)
+        let users = try BillingRows.idSet(userIDs, dialect: sql.dialect.name)
         let rows = try await sql.raw("""
             SELECT \(unsafeRaw: Self.planSelectList) FROM kindred_billing_plans WHERE id IN (
                 SELECT plan_id FROM kindred_billing_heads WHERE user_id \(users)

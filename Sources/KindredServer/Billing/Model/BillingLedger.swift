@@ -66,7 +66,7 @@ struct BillingLedger: Sendable {
     /// The stored records of several users in one read, by user.
     static func records(of userIDs: [String], on sql: any SQLDatabase) async throws -> [String: SubscriptionRecord] {
         guard !userIDs.isEmpty else { return [:] }
-        let users = try BillingRows.userIDSet(userIDs, dialect: sql.dialect.name)
+        let users = try BillingRows.idSet(userIDs, dialect: sql.dialect.name)
         let rows = try await sql.raw("""
             SELECT \(unsafeRaw: SubscriptionRecord.columns.joined(separator: ", ")) FROM kindred_billing_subscriptions
             WHERE user_id \(users)

@@ -92,11 +92,12 @@ enum BillingRows {
         return value
     }
 
-    /// A membership test of a column against a set of ids, as one bind whatever the set's size
-    /// (so the statement's text, and its prepared statement, is the same for every set):
+    /// A membership test of a column against a set of ids (users, events, provider ids), as one
+    /// bind whatever the set's size (so the statement's text, and its prepared statement, is the
+    /// same for every set):
     /// `= ANY($1)` with a text array on PostgreSQL, `IN (SELECT value FROM json_each(?))` with a
     /// JSON array on SQLite.
-    static func userIDSet(_ ids: [String], dialect: String) throws -> SQLQueryString {
+    static func idSet(_ ids: [String], dialect: String) throws -> SQLQueryString {
         if dialect == "postgresql" {
             return "= ANY(\(bind: ids))"
         }
