@@ -9,14 +9,19 @@ import SQLiteKit
 /// a time.
 ///
 /// Borrowing and returning a connection is a lock and an array operation on the caller's own
-/// thread; each statement then makes one round trip to the thread pool that runs SQLite, where
-/// the connection's prepared statements are kept (`SQLiteHandle`). A caller finding every connection busy waits, first come first
-/// served, until one is returned.
+/// thread. A statement on its own (`Entry.sql`) then runs on the caller's thread too; the
+/// statements of a session (`Entry.sessionSQL`: exports, jobs, anything that may read much) each
+/// make one round trip to the pool's threads, so a long read never holds a thread of Swift's
+/// cooperative pool. The connection keeps its prepared statements (`SQLiteHandle`). A caller
+/// finding every connection busy waits, first come first served, until one is returned.
 final class SQLiteConnectionPool: Sendable {
-    /// One open connection and its SQLKit view (made once; its decoder holds a `JSONDecoder`).
+    /// One open connection and its SQLKit views (made once; their decoders hold a `JSONDecoder`).
     struct Entry: Sendable {
         let handle: SQLiteHandle
+        /// Runs each statement on the caller's thread.
         let sql: any SQLDatabase
+        /// Runs each statement on the pool's threads.
+        let sessionSQL: any SQLDatabase
     }
 
     private struct State {
@@ -56,8 +61,13 @@ final class SQLiteConnectionPool: Sendable {
         do {
             for _ in 0..<count {
                 let handle = try await threadPool.runIfActive { try SQLiteHandle(path: path) }
-                let sql = SQLiteHandleDatabase(handle: handle, threadPool: threadPool, eventLoop: eventLoop, logger: logger)
-                entries.append(Entry(handle: handle, sql: sql))
+                let sql = SQLiteHandleDatabase(
+                    handle: handle, threadPool: threadPool, eventLoop: eventLoop, logger: logger, offloads: false
+                )
+                let sessionSQL = SQLiteHandleDatabase(
+                    handle: handle, threadPool: threadPool, eventLoop: eventLoop, logger: logger, offloads: true
+                )
+                entries.append(Entry(handle: handle, sql: sql, sessionSQL: sessionSQL))
                 for pragma in pragmas {
                     try await sql.raw(SQLQueryString(pragma)).run()
                 }

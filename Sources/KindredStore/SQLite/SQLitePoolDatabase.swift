@@ -3,8 +3,9 @@ import NIOCore
 import SQLKit
 import SQLiteKit
 
-/// SQLKit's view of an SQLite connection pool: each statement borrows a connection for itself,
-/// and `withSession` pins one connection for a sequence of statements.
+/// SQLKit's view of an SQLite connection pool: each statement borrows a connection for itself
+/// and runs on the caller's thread; `withSession` pins one connection for a sequence of
+/// statements, run on the pool's threads.
 struct SQLitePoolDatabase: SQLDatabase {
     let pool: SQLiteConnectionPool
     let logger: Logger
@@ -22,6 +23,6 @@ struct SQLitePoolDatabase: SQLDatabase {
     }
 
     func withSession<R>(_ closure: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
-        try await pool.withConnection { try await closure($0.sql) }
+        try await pool.withConnection { try await closure($0.sessionSQL) }
     }
 }
