@@ -4,7 +4,6 @@ import HummingbirdWebSocket
 import KindredAPI
 import KindredStore
 import Logging
-import OpenAPIHummingbird
 import OpenAPIRuntime
 import Prometheus
 
@@ -147,7 +146,7 @@ public func buildServerParts(_ dependencies: Dependencies) async throws -> Kindr
     // Compact, key-sorted JSON: the same bytes as the error envelope, and stable for clients.
     // Dates as `ISO8601DateTranscoder` writes them, without its formatter.
     try operations.registerHandlers(
-        on: router,
+        on: KindredTransport(router: router),
         configuration: .init(
             dateTranscoder: InternetDateTranscoder(), jsonEncodingOptions: [.sortedKeys, .withoutEscapingSlashes]
         )
