@@ -254,7 +254,9 @@ let package = Package(
         // One conformance suite that runs against SQLite and PostgreSQL.
         .testTarget(
             name: "KindredStoreTests",
-            dependencies: ["KindredStore", "KindredTestSupport", .product(name: "SQLKit", package: "sql-kit")],
+            dependencies: ["KindredStore", "KindredTestSupport", .product(name: "SQLKit", package: "sql-kit"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(

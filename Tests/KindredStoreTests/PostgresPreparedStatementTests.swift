@@ -1,5 +1,6 @@
 import Foundation
 import KindredTestSupport
+import NIOConcurrencyHelpers
 import PostgresKit
 import SQLKit
 import Testing
@@ -121,6 +122,92 @@ import Testing
             try await database.sql.raw("ALTER TABLE prep_notes ADD COLUMN more TEXT").run()
             let row = try await database.sql.raw("SELECT * FROM prep_notes WHERE id = \(bind: 1)").first()
             #expect(row?.allColumns == ["id", "body", "extra", "more"])
+        }
+    }
+
+    /// Ends `session`'s backend from another connection and waits until its channel has closed
+    /// (its handlers are gone once the close has run, which is when a written statement used to
+    /// be dropped and its caller left waiting forever).
+    static func terminate(_ session: any SQLDatabase, from database: Database) async throws {
+        let pid = try await session.raw("SELECT pg_backend_pid() AS pid").first(decodingColumn: "pid", as: Int32.self)
+        let ended = try await database.sql.raw("SELECT pg_terminate_backend(\(bind: try #require(pid))) AS ended")
+            .first(decodingColumn: "ended", as: Bool.self)
+        #expect(ended == true)
+        try await Task.sleep(for: .milliseconds(300))
+    }
+
+    /// The error `body` threw, or `BoundedWait.timedOut` when it had not finished within 10 s
+    /// (its task is left behind: a statement that hangs cannot be cancelled).
+    static func outcome(of body: @escaping @Sendable () async throws -> Void) async -> (any Error)? {
+        let first = NIOLockedValueBox(false)
+        let claim = { @Sendable in first.withLockedValue { done in defer { done = true }; return !done } }
+        return await withCheckedContinuation { (continuation: CheckedContinuation<(any Error)?, Never>) in
+            Task {
+                var failure: (any Error)?
+                do { try await body() } catch { failure = error }
+                if claim() { continuation.resume(returning: failure) }
+            }
+            Task {
+                try? await Task.sleep(for: .seconds(10))
+                if claim() { continuation.resume(returning: BoundedWait.timedOut) }
+            }
+        }
+    }
+
+    enum BoundedWait: Error { case timedOut }
+
+    @Test(.enabled(if: hasPostgres), arguments: [
+        "SELECT body FROM prep_notes WHERE id = $1",  // prepared and named
+        "ROLLBACK",  // through postgres-kit, unnamed
+    ])
+    func statementOnASessionPostgreSQLEndedIsATypedErrorNotAHang(_ text: String) async throws {
+        try await TestDatabases.with(.postgresql) { database in
+            try await Self.makeTable(database)
+            let failure = try await database.sql.withSession { session in
+                _ = try await session.raw("SELECT body FROM prep_notes WHERE id = \(bind: 1)").all()
+                try await Self.terminate(session, from: database)
+                return await Self.outcome {
+                    if text.contains("$1") {
+                        _ = try await session.raw("SELECT body FROM prep_notes WHERE id = \(bind: 1)").all()
+                    } else {
+                        try await session.raw(SQLQueryString(text)).run()
+                    }
+                }
+            }
+            let error = try #require(failure as? KindredStoreError, "\(String(describing: failure))")
+            guard case .connectionFailed(let why) = error else {
+                Issue.record("\(error)")
+                return
+            }
+            #expect(why.contains("closed"))
+            // The pool set the closed connection aside: the next statements run.
+            for _ in 0..<4 {
+                let bodies = try await database.sql.raw("SELECT body FROM prep_notes WHERE id = \(bind: 1)")
+                    .all(decodingColumn: "body", as: String.self)
+                #expect(bodies == ["one"])
+            }
+        }
+    }
+
+    @Test(.enabled(if: hasPostgres))
+    func transactionWhoseSessionPostgreSQLEndsFailsAndLaterTransactionsRun() async throws {
+        try await TestDatabases.with(.postgresql) { database in
+            try await Self.makeTable(database)
+            let failure = await Self.outcome {
+                try await database.transaction { session in
+                    try await session.raw("UPDATE prep_notes SET body = \(bind: "two") WHERE id = \(bind: 1)").run()
+                    try await Self.terminate(session, from: database)
+                    try await session.raw("UPDATE prep_notes SET body = \(bind: "three") WHERE id = \(bind: 1)").run()
+                }
+            }
+            #expect(failure is KindredStoreError, "\(String(describing: failure))")
+            // Nothing of the ended transaction committed; the next one commits.
+            try await database.transaction { session in
+                try await session.raw("UPDATE prep_notes SET body = \(bind: "four") WHERE id = \(bind: 1)").run()
+            }
+            let bodies = try await database.sql.raw("SELECT body FROM prep_notes WHERE id = \(bind: 1)")
+                .all(decodingColumn: "body", as: String.self)
+            #expect(bodies == ["four"])
         }
     }
 

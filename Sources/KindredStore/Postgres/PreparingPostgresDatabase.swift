@@ -19,6 +19,13 @@ import SQLKit
 /// (PostgreSQL's "cached plan must not change result type"), retires its name: the next run
 /// prepares it afresh. A statement run outside a session is retried once at once; inside a
 /// session (a transaction) the error is thrown unchanged, since the transaction is aborted.
+///
+/// No statement is sent on a connection whose channel has closed: PostgresNIO writes a statement
+/// to its channel without a write promise, and once a closed channel's handlers are gone the
+/// write is dropped and the statement's caller waits forever (a transaction whose session
+/// PostgreSQL terminated hung a shutdown that way). A pinned session that closed throws
+/// `KindredStoreError.connectionFailed`; a closed pooled connection is handed back and another
+/// taken, since nothing ran on it.
 struct PreparingPostgresDatabase: SQLDatabase {
     /// Where statements run.
     enum Connections: Sendable {
@@ -65,12 +72,10 @@ struct PreparingPostgresDatabase: SQLDatabase {
 
     func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) async throws {
         let (sql, binds) = serialize(query)
-        guard Self.isPreparable(sql), let (bindings, types) = Self.bindings(binds) else {
-            return try await unnamed.execute(sql: query, onRow)
-        }
-        let key = types + "\n" + sql
-        guard let name = names.name(for: key) else {
-            return try await unnamed.execute(sql: query, onRow)
+        guard Self.isPreparable(sql), let (bindings, types) = Self.bindings(binds),
+            case let key = types + "\n" + sql, let name = names.name(for: key)
+        else {
+            return try await executeUnnamed(query, onRow)
         }
         logger.debug("Executing query", metadata: ["sql": .string(sql), "statement": .string(name)])
         switch connections {
@@ -83,7 +88,7 @@ struct PreparingPostgresDatabase: SQLDatabase {
                 }
             } catch let error as PSQLError where Self.retiresName(error) {
                 // Autocommit: nothing ran, so the statement is simply prepared again.
-                guard let fresh = names.name(for: key) else { return try await unnamed.execute(sql: query, onRow) }
+                guard let fresh = names.name(for: key) else { return try await executeUnnamed(query, onRow) }
                 try await withPooledConnection(pool) { connection in
                     try await run(name: fresh, key: key, sql: sql, bindings: bindings, on: connection, onRow)
                 }
@@ -96,20 +101,59 @@ struct PreparingPostgresDatabase: SQLDatabase {
         case .session:
             return try await closure(self)
         case .pool(let pool):
-            let connection = try await pool.requestConnection(logger: logger).get()
+            let connection = try await openPooledConnection(pool)
             defer { pool.releaseConnection(connection, logger: logger) }
             return try await closure(Self(session: connection, names: names, logger: logger))
         }
     }
 
-    /// Runs `body` with a pooled connection, released afterwards.
+    /// Runs a statement that is not prepared through postgres-kit, on an open connection.
+    private func executeUnnamed(
+        _ query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void
+    ) async throws {
+        switch connections {
+        case .session(let connection):
+            try Self.ensureOpen(connection)
+            try await unnamed.execute(sql: query, onRow)
+        case .pool(let pool):
+            try await withPooledConnection(pool) { connection in
+                try await connection.sql().execute(sql: query, onRow)
+            }
+        }
+    }
+
+    /// Runs `body` with an open pooled connection, released afterwards.
     private func withPooledConnection(
         _ pool: EventLoopGroupConnectionPool<PostgresConnectionSource>,
         _ body: (PostgresConnection) async throws -> Void
     ) async throws {
-        let connection = try await pool.requestConnection(logger: logger).get()
+        let connection = try await openPooledConnection(pool)
         defer { pool.releaseConnection(connection, logger: logger) }
         try await body(connection)
+    }
+
+    /// A pooled connection whose channel is open. One that closed after the pool checked it goes
+    /// back (the pool discards closed connections) and another is taken.
+    private func openPooledConnection(
+        _ pool: EventLoopGroupConnectionPool<PostgresConnectionSource>
+    ) async throws -> PostgresConnection {
+        var attempts = 0
+        while true {
+            let connection = try await pool.requestConnection(logger: logger).get()
+            guard connection.isClosed else { return connection }
+            pool.releaseConnection(connection, logger: logger)
+            attempts += 1
+            if attempts == Self.closedConnectionAttempts { try Self.ensureOpen(connection) }
+        }
+    }
+
+    /// How many closed pooled connections one statement sets aside before it fails.
+    static let closedConnectionAttempts = 3
+
+    /// Throws when `connection`'s channel has closed (see the type's documentation).
+    static func ensureOpen(_ connection: PostgresConnection) throws(KindredStoreError) {
+        guard connection.isClosed else { return }
+        throw .connectionFailed("the PostgreSQL connection closed (the server ended its session)")
     }
 
     /// Runs the named statement, retiring its name when PostgreSQL refused to prepare or plan it.
@@ -117,6 +161,7 @@ struct PreparingPostgresDatabase: SQLDatabase {
         name: String, key: String, sql: String, bindings: PostgresBindings, on connection: PostgresConnection,
         _ onRow: @escaping @Sendable (any SQLRow) -> Void
     ) async throws {
+        try Self.ensureOpen(connection)
         do {
             try await NamedPostgresStatement.run(
                 name: name, sql: sql, bindings: bindings, on: connection, logger: logger
