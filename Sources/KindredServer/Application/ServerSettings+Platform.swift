@@ -2,7 +2,7 @@ import Configuration
 
 extension ServerSettings {
     /// The `jobs.*` and `queue.*` keys: `jobs.enabled`, `jobs.pollSeconds`, `jobs.historyLimit`,
-    /// `queue.enabled`, `queue.pollMilliseconds`, `queue.dedupeRetentionHours`.
+    /// `jobs.shutdownGraceSeconds`, `queue.enabled`, `queue.pollMilliseconds`, `queue.dedupeRetentionHours`.
     static func resolvePlatform(_ config: ConfigReader) throws -> Platform.Settings {
         var settings = Platform.Settings()
         func positive(_ key: String, _ fallback: Int) throws -> Int {
@@ -14,6 +14,7 @@ extension ServerSettings {
         settings.queueEnabled = config.bool(forKey: ConfigKey(["queue", "enabled"]), default: true)
         settings.scheduler.pollInterval = .seconds(try positive("jobs.pollSeconds", 5))
         settings.scheduler.historyLimit = try positive("jobs.historyLimit", 50)
+        settings.scheduler.shutdownGrace = .seconds(try positive("jobs.shutdownGraceSeconds", 10))
         settings.queuePollInterval = .milliseconds(try positive("queue.pollMilliseconds", 1000))
         settings.dedupeRetention = .seconds(try positive("queue.dedupeRetentionHours", 168) * 3600)
         return settings

@@ -37,6 +37,49 @@ import Testing
         }
     }
 
+    @Test func aRunThatNeverFinishesHoldsShutdownOnlyForTheGrace() async throws {
+        try await withMigratedDatabase(.sqlite) { database in
+            var settings = Platform.Settings()
+            settings.scheduler.pollInterval = .milliseconds(50)
+            settings.scheduler.shutdownGrace = .milliseconds(300)
+            let clock = TestClock(start: try instant("2026-01-01T10:00:30Z"))
+            let platform = Platform(database: database, clock: clock, logger: platformLogger, settings: settings)
+            // Stands for a statement on a database that stopped answering: it ignores cancellation.
+            let stuck = Latch()
+            try platform.jobs.register(Job("test.stuck", schedule: "* * * * *") { _ in
+                await stuck.wait()
+                return "released"
+            })
+            // The job's row, due at 10:01, exists before the scheduler's first tick.
+            #expect(try await platform.jobs.statuses().map(\.nextRunAt) == [try instant("2026-01-01T10:01:00Z")])
+            clock.set(try instant("2026-01-01T10:01:00Z"))
+            let group = ServiceGroup(
+                configuration: .init(services: [platform.jobs], gracefulShutdownSignals: [], logger: platformLogger)
+            )
+            try await withThrowingTaskGroup(of: Void.self) { tasks in
+                tasks.addTask { try await group.run() }
+                let waiting = ContinuousClock.now
+                while !stuck.isWaiting, ContinuousClock.now - waiting < .seconds(20) {
+                    try await Task.sleep(for: .milliseconds(10))
+                }
+                #expect(stuck.isWaiting)
+                // Should shutdown wait for the run, release it after 20 s so the test still ends.
+                let rescue = Task {
+                    try await Task.sleep(for: .seconds(20))
+                    stuck.open()
+                }
+                let shutdown = ContinuousClock.now
+                await group.triggerGracefulShutdown()
+                try await tasks.waitForAll()
+                rescue.cancel()
+                // The grace is 300 ms; 20 s would mean the stuck run held shutdown.
+                #expect(ContinuousClock.now - shutdown < .seconds(10))
+            }
+            #expect(stuck.isWaiting)  // still stuck: the scheduler stopped without it
+            stuck.open()
+        }
+    }
+
     @Test func theServiceKeepsAQueuesConcurrencyOfItemsInFlight() async throws {
         try await withMigratedDatabase(.sqlite) { database in
             let platform = Platform(database: database, clock: SystemClock(), logger: platformLogger)
@@ -80,4 +123,34 @@ final class Gauge: Sendable {
     var peak: Int { state.withLock { $0.peak } }
     /// Handlers finished.
     var finished: Int { state.withLock { $0.finished } }
+}
+
+/// A wait that ignores cancellation until `open()`.
+final class Latch: Sendable {
+    private let state = Mutex<(waiter: CheckedContinuation<Void, Never>?, open: Bool)>((nil, false))
+
+    /// Waits until `open()` (returns at once when already open).
+    func wait() async {
+        await withCheckedContinuation { continuation in
+            let resumeNow = state.withLock { state in
+                guard !state.open else { return true }
+                state.waiter = continuation
+                return false
+            }
+            if resumeNow { continuation.resume() }
+        }
+    }
+
+    /// Whether a `wait()` is suspended now.
+    var isWaiting: Bool { state.withLock { $0.waiter != nil } }
+
+    /// Lets the waiter, and every later `wait()`, go on.
+    func open() {
+        let waiter = state.withLock { state in
+            state.open = true
+            defer { state.waiter = nil }
+            return state.waiter
+        }
+        waiter?.resume()
+    }
 }

@@ -19,6 +19,9 @@ public final class JobScheduler: Sendable {
         public var historyLimit: Int = 50
         /// A run started this much after its time counts as a catch-up.
         public var catchUpThreshold: Duration = .seconds(60)
+        /// How long a tick in progress when graceful shutdown begins may go on before the
+        /// scheduler stops without it (a run waiting on a database that no longer answers).
+        public var shutdownGrace: Duration = .seconds(10)
 
         /// Creates the default settings.
         public init() {}
