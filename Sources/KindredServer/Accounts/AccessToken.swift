@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import KindredCrypto
+import Synchronization
 
 /// The claims of a Kindred access token: who, which session, which app, and when.
 struct AccessTokenClaims: Codable, Equatable, Sendable {
@@ -38,6 +39,8 @@ struct AccessTokenCodec: Sendable {
     let currentKeyID: String
     /// The encoded header `sign` writes for each key id, recognised without parsing JSON.
     private let knownHeaders: [(encoded: [UInt8], kid: String)]
+    /// Tokens this codec has verified, with their claims (see `VerifiedTokens`).
+    private let verified = VerifiedTokens()
 
     /// A codec over `keys`, signing with `currentKeyID`.
     init(keys: [String: SymmetricKey], currentKeyID: String) {
@@ -82,6 +85,17 @@ struct AccessTokenCodec: Sendable {
     /// - Throws: `Refusal`.
     func verify(_ token: String, now: Date) throws(Refusal) -> AccessTokenClaims {
         guard token.utf8.count <= Self.maxLength else { throw .invalid("the access token is too long") }
+        if let claims = verified.claims(of: token) {
+            guard Int64(now.timeIntervalSince1970) < claims.exp else { throw .expired }
+            return claims
+        }
+        let claims = try verifyAnew(token, now: now)
+        verified.remember(token, claims: claims)
+        return claims
+    }
+
+    /// `verify` without the memory of verified tokens.
+    func verifyAnew(_ token: String, now: Date) throws(Refusal) -> AccessTokenClaims {
         let parts = token.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
         guard parts.count == 3 else { throw .invalid("the access token is not a JWT") }
         let kid: String
@@ -127,4 +141,36 @@ struct AccessTokenCodec: Sendable {
         guard let kid = header.kid else { throw Refusal.invalid("the access token's key is unknown") }
         return kid
     }
+}
+
+/// The tokens one codec has verified, with their claims: a token presented again (every request
+/// of a session carries the same one for 15 minutes) skips the Base64, MAC and claims parsing.
+///
+/// Only tokens whose MAC checked out under this codec's keys are kept, so nothing unverified is
+/// ever answered from here; expiry is still checked on every use. Bounded: when `capacity` is
+/// reached the whole memory is dropped (a busy server refills it with the tokens in use).
+final class VerifiedTokens: Sendable {
+    /// The most tokens kept.
+    let capacity: Int
+    private let tokens = Mutex<[String: AccessTokenClaims]>([:])
+
+    init(capacity: Int = 20_000) {
+        self.capacity = capacity
+    }
+
+    /// The claims of `token` if this codec verified it before.
+    func claims(of token: String) -> AccessTokenClaims? {
+        tokens.withLock { $0[token] }
+    }
+
+    /// Keeps a verified token's claims.
+    func remember(_ token: String, claims: AccessTokenClaims) {
+        tokens.withLock { tokens in
+            if tokens.count >= capacity { tokens.removeAll(keepingCapacity: true) }
+            tokens[token] = claims
+        }
+    }
+
+    /// How many tokens are kept.
+    var count: Int { tokens.withLock { $0.count } }
 }

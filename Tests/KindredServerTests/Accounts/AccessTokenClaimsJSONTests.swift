@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import Testing
 
@@ -47,5 +48,43 @@ import Testing
             AccessTokenClaims.parsePlain(Array(#"{"app":"closer","exp":10,"iat":0,"iss":"kindred","sid":"s","sub":"u"}"#.utf8))
                 == AccessTokenClaims(iss: "kindred", sub: "u", sid: "s", app: "closer", iat: 0, exp: 10)
         )
+    }
+}
+
+/// The codec's memory of verified tokens: only a token whose MAC checked out is remembered,
+/// expiry is checked on every use, and the memory is bounded.
+@Suite struct VerifiedTokensTests {
+    static let now = Date(timeIntervalSince1970: 1_767_225_600)
+
+    @Test func onlyVerifiedTokensAreRememberedAndExpiryIsCheckedOnEveryUse() throws {
+        let codec = AccessTokenCodec(keys: ["k1": SymmetricKey(size: .bits256)], currentKeyID: "k1")
+        // The same key id under another key: what a forger without the key would produce.
+        let forger = AccessTokenCodec(keys: ["k1": SymmetricKey(size: .bits256)], currentKeyID: "k1")
+        let claims = AccessTokenClaimsJSONTests.claims(iat: Int64(Self.now.timeIntervalSince1970))
+        let forged = forger.sign(claims)
+        #expect(throws: AccessTokenCodec.Refusal.invalid("the access token's signature is wrong")) {
+            try codec.verify(forged, now: Self.now)
+        }
+        let token = codec.sign(claims)
+        #expect(try codec.verify(token, now: Self.now) == claims)
+        #expect(try codec.verify(token, now: Self.now) == claims)  // remembered
+        // Remembering the real token does not make the forged one (same claims) acceptable.
+        #expect(throws: AccessTokenCodec.Refusal.invalid("the access token's signature is wrong")) {
+            try codec.verify(forged, now: Self.now)
+        }
+        #expect(throws: AccessTokenCodec.Refusal.expired) { try codec.verify(token, now: Self.now + 900) }
+        #expect(try codec.verify(token, now: Self.now + 899) == claims)
+    }
+
+    @Test func theMemoryIsBounded() {
+        let memory = VerifiedTokens(capacity: 2)
+        let claims = AccessTokenClaimsJSONTests.claims()
+        memory.remember("a", claims: claims)
+        memory.remember("b", claims: claims)
+        #expect(memory.count == 2)
+        memory.remember("c", claims: claims)
+        #expect(memory.count == 1)
+        #expect(memory.claims(of: "a") == nil)
+        #expect(memory.claims(of: "c") == claims)
     }
 }

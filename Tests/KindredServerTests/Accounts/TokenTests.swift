@@ -114,6 +114,8 @@ import Testing
     @Test func badBearerTokensAreRefusedWithTypedCodes() async throws {
         try await TestApplication.run(on: .sqlite) { _, client in
             let session = try await client.anonymous()
+            // The real token is verified (and remembered) first: its forgeries must still fail.
+            #expect(try await client.call(.get, "/v1/me", token: session.accessToken).status == .ok)
             let missing = try await client.call(.get, "/v1/me")
             #expect(missing.status == .unauthorized)
             #expect(missing.errorCode == "missing_token")
