@@ -38,13 +38,17 @@ struct CloserController: Sendable {
     static func couple(
         _ id: String, member userID: String, locking: Bool = false, on sql: any SQLDatabase
     ) async throws -> CoupleRecord {
-        let select = sql.select().columns(CoupleRecord.columns.map { SQLIdentifier($0) }).from("closer_couples")
-            .where("id", .equal, id)
-            .where { $0.where("user_a_id", .equal, userID).orWhere("user_b_id", .equal, userID) }
-        let row = try await (locking ? select.for(.update) : select).first()
+        // Written out: every Closer request reads its couple, and SQLKit's builders cost more to
+        // serialize than SQLite takes to run the statement.
+        let lock = locking && sql.dialect.name == "postgresql" ? " FOR UPDATE" : ""
+        let row = try await sql.raw("""
+            \(unsafeRaw: coupleSQL)\(bind: id) AND (user_a_id = \(bind: userID) OR user_b_id = \(bind: userID))\(unsafeRaw: lock)
+            """).first()
         guard let row else { throw KindredError.coupleNotFound }
         return try CoupleRecord(row: row)
     }
+
+    private static let coupleSQL = "SELECT \(CoupleRecord.columns.joined(separator: ", ")) FROM closer_couples WHERE id = "
 
     /// The couple `userID` is in, if any.
     static func coupleOf(_ userID: String, on sql: any SQLDatabase) async throws -> CoupleRecord? {

@@ -44,22 +44,23 @@ struct AnswerRecord: Sendable, Equatable {
         updatedAt = now
     }
 
-    init(row: any SQLRow) throws {
-        coupleID = try row.decode(column: "couple_id", as: String.self)
-        date = try row.decode(column: "date_key", as: String.self)
-        userID = try row.decode(column: "user_id", as: String.self)
-        questionID = try row.decode(column: "question_id", as: String.self)
-        schemaVersion = try row.decode(column: "schema_version", as: Int.self)
-        text = try row.decode(column: "text", as: String?.self)
-        encryptedText = try row.decode(column: "encrypted_text", as: String?.self)
-        encryptedPayload = try row.decode(column: "encrypted_payload", as: String?.self)
-        commitmentHash = try row.decode(column: "commitment_hash", as: String?.self)
-        commitmentSeal = try row.decode(column: "commitment_seal", as: String?.self)
-        answerKeyReleased = try row.decode(column: "answer_key_released", as: Bool.self)
-        isRevealed = try row.decode(column: "is_revealed", as: Bool.self)
-        migratedAt = try row.decode(column: "migrated_at", as: Int64?.self)
-        createdAt = try row.decode(column: "created_at", as: Int64.self)
-        updatedAt = try row.decode(column: "updated_at", as: Int64.self)
+    /// Reads a row whose columns are named as in `columns`, each after `prefix` (a joined query's alias).
+    init(row: any SQLRow, prefix: String = "") throws {
+        coupleID = try row.decode(column: prefix + "couple_id", as: String.self)
+        date = try row.decode(column: prefix + "date_key", as: String.self)
+        userID = try row.decode(column: prefix + "user_id", as: String.self)
+        questionID = try row.decode(column: prefix + "question_id", as: String.self)
+        schemaVersion = try row.decode(column: prefix + "schema_version", as: Int.self)
+        text = try row.decode(column: prefix + "text", as: String?.self)
+        encryptedText = try row.decode(column: prefix + "encrypted_text", as: String?.self)
+        encryptedPayload = try row.decode(column: prefix + "encrypted_payload", as: String?.self)
+        commitmentHash = try row.decode(column: prefix + "commitment_hash", as: String?.self)
+        commitmentSeal = try row.decode(column: prefix + "commitment_seal", as: String?.self)
+        answerKeyReleased = try row.decode(column: prefix + "answer_key_released", as: Bool.self)
+        isRevealed = try row.decode(column: prefix + "is_revealed", as: Bool.self)
+        migratedAt = try row.decode(column: prefix + "migrated_at", as: Int64?.self)
+        createdAt = try row.decode(column: prefix + "created_at", as: Int64.self)
+        updatedAt = try row.decode(column: prefix + "updated_at", as: Int64.self)
     }
 
     var values: [any SQLExpression] {
@@ -75,7 +76,7 @@ struct AnswerRecord: Sendable, Equatable {
         guard !dates.isEmpty else { return [:] }
         let rows = try await sql.select().columns(columns.map { SQLIdentifier($0) }).from("closer_answers")
             .where("couple_id", .equal, coupleID).where("date_key", .in, dates).orderBy("created_at").all()
-        return Dictionary(grouping: try rows.map(AnswerRecord.init(row:)), by: \.date)
+        return Dictionary(grouping: try rows.map { try AnswerRecord(row: $0) }, by: \.date)
     }
 
     /// The API document as `viewer` may see it: the content only for its author, or once both answered.

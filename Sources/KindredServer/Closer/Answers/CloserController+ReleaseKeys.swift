@@ -126,10 +126,11 @@ extension CloserController {
     static func keyboxes(
         coupleID: String, scope: ReleaseScope, recipient: String, deviceID: String, on sql: any SQLDatabase
     ) async throws -> [Components.Schemas.CloserReleaseKey] {
-        let rows = try await sql.select().columns("user_id", "recipient_id", "recipient_device_id", "encrypted_answer_key", "created_at")
-            .from("closer_release_keys").where("couple_id", .equal, coupleID).where("scope", .equal, scope.key)
-            .where("recipient_id", .equal, recipient).where("recipient_device_id", .equal, deviceID)
-            .orderBy("created_at").orderBy("user_id").all()
+        let rows = try await sql.raw("""
+            SELECT user_id, recipient_id, recipient_device_id, encrypted_answer_key, created_at FROM closer_release_keys \
+            WHERE couple_id = \(bind: coupleID) AND scope = \(bind: scope.key) AND recipient_id = \(bind: recipient) \
+            AND recipient_device_id = \(bind: deviceID) ORDER BY created_at, user_id
+            """).all()
         return try rows.map(Self.releaseKeyDocument)
     }
 

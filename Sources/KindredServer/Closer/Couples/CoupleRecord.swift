@@ -84,7 +84,8 @@ struct CoupleRecord: Sendable, Equatable {
         nextAssignmentAt = try row.decode(column: "next_assignment_at", as: Int64.self)
         encryptionVersion = try row.decode(column: "encryption_version", as: Int.self)
         let users = try row.decode(column: "migration_users", as: String.self)
-        migrationUsers = (try? JSONDecoder().decode([String: Bool].self, from: Data(users.utf8))) ?? [:]
+        // Almost always "{}": no decoder for that (it was a JSONDecoder per couple read).
+        migrationUsers = users == "{}" ? [:] : (try? JSONDecoder().decode([String: Bool].self, from: Data(users.utf8))) ?? [:]
         wrappedCoupleKey = try row.decode(column: "wrapped_couple_key", as: String?.self)
         kdfSalt = try row.decode(column: "kdf_salt", as: String?.self)
         kdfParams = try row.decode(column: "kdf_params", as: String?.self)

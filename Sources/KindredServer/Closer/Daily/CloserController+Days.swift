@@ -9,12 +9,31 @@ extension CloserController {
     func today(_ user: AuthenticatedUser, coupleID: String, deviceID: String? = nil) async throws -> Components.Schemas.CloserDailyQuestion {
         try Self.checkDeviceQuery(deviceID)
         let sql = database.sql
-        let couple = try await Self.couple(coupleID, member: user.user.id, on: sql)
-        guard let date = couple.currentDay, let day = try await DayRecord.load(coupleID: couple.id, date: date, on: sql) else {
-            throw KindredError.noQuestionAssigned
-        }
-        return try await withKeyboxes(try await dayDocuments([day], viewer: user.user.id, on: sql)[0], viewer: user.user.id, deviceID: deviceID, on: sql)
+        // The couple (membership checked), its current day and that day's answers in one statement.
+        let rows = try await sql.raw("""
+            \(unsafeRaw: Self.todaySQL)\(bind: coupleID) AND (c.user_a_id = \(bind: user.user.id) OR c.user_b_id = \(bind: user.user.id)) \
+            ORDER BY a.created_at
+            """).all()
+        guard let first = rows.first else { throw KindredError.coupleNotFound }
+        guard try first.decode(column: "d_couple_id", as: String?.self) != nil else { throw KindredError.noQuestionAssigned }
+        let day = try DayRecord(row: first, prefix: "d_")
+        let answers = try rows.filter { try $0.decode(column: "a_couple_id", as: String?.self) != nil }
+            .map { try AnswerRecord(row: $0, prefix: "a_") }
+        let document = dayDocuments([day], answers: [day.date: answers], viewer: user.user.id)[0]
+        return try await withKeyboxes(document, viewer: user.user.id, deviceID: deviceID, on: sql)
     }
+
+    /// Couple ⋈ current day ⋈ its answers; the day's and answers' columns are prefixed `d_` and
+    /// `a_` (null without a day or an answer). Followed by the couple id and the member check.
+    private static let todaySQL: String = {
+        let couple: String = CoupleRecord.columns.map { "c.\($0)" }.joined(separator: ", ")
+        let day: String = DayRecord.columns.map { "d.\($0) AS d_\($0)" }.joined(separator: ", ")
+        let answers: String = AnswerRecord.columns.map { "a.\($0) AS a_\($0)" }.joined(separator: ", ")
+        return "SELECT \(couple), \(day), \(answers) FROM closer_couples c"
+            + " LEFT JOIN closer_days d ON d.couple_id = c.id AND d.date_key = c.current_day"
+            + " LEFT JOIN closer_answers a ON a.couple_id = d.couple_id AND a.date_key = d.date_key"
+            + " WHERE c.id = "
+    }()
 
     /// Assigns the current period's question now unless the couple has it; true when created.
     func assignToday(_ user: AuthenticatedUser, coupleID: String) async throws -> (Components.Schemas.CloserDailyQuestion, Bool) {
@@ -68,7 +87,7 @@ extension CloserController {
         var query = sql.select().columns(DayRecord.columns.map { SQLIdentifier($0) }).from("closer_days").where("couple_id", .equal, coupleID)
         if let before { query = query.where("date_key", .lessThan, before) }
         let rows = try await query.orderBy("date_key", .descending).limit(limit + 1).all()
-        var days = try rows.map(DayRecord.init(row:))
+        var days = try rows.map { try DayRecord(row: $0) }
         let more = days.count > limit
         if more { days.removeLast() }
         return .init(days: try await dayDocuments(days, viewer: user.user.id, on: sql), nextBefore: more ? days.last?.date : nil)
@@ -78,6 +97,13 @@ extension CloserController {
     func dayDocuments(_ days: [DayRecord], viewer: String, on sql: any SQLDatabase) async throws -> [Components.Schemas.CloserDailyQuestion] {
         guard let coupleID = days.first?.coupleID else { return [] }
         let answers = try await AnswerRecord.load(coupleID: coupleID, dates: days.map(\.date), on: sql)
+        return dayDocuments(days, answers: answers, viewer: viewer)
+    }
+
+    /// The API documents of days with the given answers (by date key) as `viewer` may see them.
+    func dayDocuments(
+        _ days: [DayRecord], answers: [String: [AnswerRecord]], viewer: String
+    ) -> [Components.Schemas.CloserDailyQuestion] {
         let grace = Int64(settings.answerGrace.components.seconds) * 1000
         return days.map { day in
             let given = answers[day.date] ?? []
