@@ -79,6 +79,14 @@ import Testing
             #expect((byB["keys"] as? [[String: Any]])?.compactMap { $0["encryptedAnswerKey"] as? String } == [keyTablet])
             let byA = client.object(try await client.call(.get, "/v1/closer/couples/\(pair.coupleID)/days/\(date)/release-keys?deviceId=b-tablet", token: a))
             #expect((byA["keys"] as? [[String: Any]])?.isEmpty == true)
+            // The same upload again (a retry after a lost answer) stores nothing new and lists the same keys.
+            let resent = try await client.call(
+                .post, "\(answerPath)/\(aID)/release-keys", token: a,
+                json: #"{"keys":[{"recipientDeviceId":"b-tablet","encryptedAnswerKey":"\#(keyTablet)"},{"recipientDeviceId":"b-phone","encryptedAnswerKey":"\#(keyPhone)"}]}"#
+            )
+            #expect(resent.status == .created, "\(String(buffer: resent.body))")
+            let listed = (client.object(resent)["keys"] as? [[String: Any]])?.compactMap { $0["encryptedAnswerKey"] as? String } ?? []
+            #expect(Set(listed) == [keyPhone, keyTablet] && listed.count == 2)
             let changed = try await client.call(
                 .post, "\(answerPath)/\(aID)/release-keys", token: a,
                 json: #"{"keys":[{"recipientDeviceId":"b-phone","encryptedAnswerKey":"\#(CloserFixtures.keybox())"}]}"#

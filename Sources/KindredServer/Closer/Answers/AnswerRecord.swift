@@ -63,6 +63,26 @@ struct AnswerRecord: Sendable, Equatable {
         updatedAt = try row.decode(column: prefix + "updated_at", as: Int64.self)
     }
 
+    /// The values of one row, in `columns` order, as binds.
+    var binds: [any Encodable & Sendable] {
+        [
+            coupleID, date, userID, questionID, schemaVersion, text, encryptedText, encryptedPayload, commitmentHash,
+            commitmentSeal, answerKeyReleased, isRevealed, migratedAt, createdAt, updatedAt,
+        ]
+    }
+
+    /// Inserts the row unless the author already answered that date.
+    /// - Returns: false when an answer was there (nothing written).
+    func insertUnlessPresent(on sql: any SQLDatabase) async throws -> Bool {
+        // Written out: SQLKit's builders cost more to serialize than SQLite takes to run it.
+        let inserted = try await sql.raw("""
+            \(unsafeRaw: Self.insertSQL)\(binds: binds)) ON CONFLICT DO NOTHING RETURNING user_id
+            """).all()
+        return !inserted.isEmpty
+    }
+
+    private static let insertSQL = "INSERT INTO closer_answers (\(columns.joined(separator: ", "))) VALUES ("
+
     var values: [any SQLExpression] {
         [
             SQLBind(coupleID), SQLBind(date), SQLBind(userID), SQLBind(questionID), SQLBind(schemaVersion), SQLBind(text),

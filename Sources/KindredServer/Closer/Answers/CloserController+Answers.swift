@@ -25,12 +25,12 @@ extension CloserController {
             guard now <= day.expiresAt + grace else { throw KindredError.answersClosed }
             try AnswerShape.check(body, encryptionVersion: couple.encryptionVersion)
             let answer = AnswerRecord(coupleID: coupleID, date: date, userID: callerID, questionID: day.questionID, body: body, now: now)
-            let inserted = try await sql.insert(into: "closer_answers").columns(AnswerRecord.columns).values(answer.values)
-                .ignoringConflicts().returning("user_id").all()
-            guard !inserted.isEmpty else { throw KindredError.answerExists }
+            guard try await answer.insertUnlessPresent(on: sql) else { throw KindredError.answerExists }
             let partner = couple.partner(of: callerID)
-            let partnerAnswered = try await sql.select().column("user_id").from("closer_answers")
-                .where("couple_id", .equal, coupleID).where("date_key", .equal, date).where("user_id", .equal, partner).first() != nil
+            let partnerAnswered = try await sql.raw("""
+                SELECT user_id FROM closer_answers WHERE couple_id = \(bind: coupleID) AND date_key = \(bind: date) \
+                AND user_id = \(bind: partner)
+                """).first() != nil
             if partnerAnswered {
                 try await Self.completeDay(&couple, date: date, now: now, on: sql)
             }
@@ -49,15 +49,19 @@ extension CloserController {
 
     /// Rhythm: marks the date complete and updates the streak (consecutive dates +1, a gap resets).
     static func completeDay(_ couple: inout CoupleRecord, date: String, now: Int64, on sql: any SQLDatabase) async throws {
-        try await sql.update("closer_days").set("completed_at", to: now).set("remind_at", to: SQLLiteral.null)
-            .where("couple_id", .equal, couple.id).where("date_key", .equal, date).run()
+        try await sql.raw("""
+            UPDATE closer_days SET completed_at = \(bind: now), remind_at = NULL \
+            WHERE couple_id = \(bind: couple.id) AND date_key = \(bind: date)
+            """).run()
         guard couple.lastAnsweredDate.map({ date > $0 }) ?? true else { return }
         let consecutive = couple.lastAnsweredDate.map { Self.isDayBefore($0, date) } ?? false
         couple.streakCount = consecutive ? couple.streakCount + 1 : 1
         couple.lastAnsweredDate = date
         couple.lastAnsweredAt = now
-        try await sql.update("closer_couples").set("streak_count", to: couple.streakCount).set("last_answered_date", to: date)
-            .set("last_answered_at", to: now).set("updated_at", to: now).where("id", .equal, couple.id).run()
+        try await sql.raw("""
+            UPDATE closer_couples SET streak_count = \(bind: couple.streakCount), last_answered_date = \(bind: date), \
+            last_answered_at = \(bind: now), updated_at = \(bind: now) WHERE id = \(bind: couple.id)
+            """).run()
     }
 
     /// Whether `earlier` is the calendar day right before `later` (both `YYYY-MM-DD`).

@@ -45,8 +45,20 @@ extension CloserController {
             }
             let registered = try await Self.devices(of: partner, on: sql) + Self.devices(of: callerID, on: sql)
             let devices = Dictionary(grouping: registered, by: \.deviceId).mapValues { Set($0.map(\.userId)) }
+            // The caller's keys already in this scope, by recipient and device (one read, not one per key).
+            let existingRows = try await sql.raw("""
+                SELECT recipient_id, recipient_device_id, encrypted_answer_key FROM closer_release_keys \
+                WHERE couple_id = \(bind: coupleID) AND scope = \(bind: scope.key) AND user_id = \(bind: callerID)
+                """).all()
+            var existing: [String: String] = [:]
+            for row in existingRows {
+                let slot = try row.decode(column: "recipient_id", as: String.self) + "|"
+                    + row.decode(column: "recipient_device_id", as: String.self)
+                existing[slot] = try row.decode(column: "encrypted_answer_key", as: String.self)
+            }
             var seen = Set<String>()
             var newForPartner = false
+            var fresh: [[any Encodable & Sendable]] = []
             for key in upload.keys {
                 guard CloserShapes.isDeviceID(key.recipientDeviceId) else { throw KindredError.invalidReleaseKey("recipientDeviceId is malformed") }
                 if let problem = CloserShapes.problem(key.encryptedAnswerKey, .keybox, field: "encryptedAnswerKey") {
@@ -70,23 +82,25 @@ extension CloserController {
                 guard seen.insert(recipient + "|" + key.recipientDeviceId).inserted else {
                     throw KindredError.invalidReleaseKey("device \(key.recipientDeviceId) appears twice")
                 }
-                let existing = try await sql.select().column("encrypted_answer_key").column("recipient_id").from("closer_release_keys")
-                    .where("couple_id", .equal, coupleID).where("scope", .equal, scope.key).where("user_id", .equal, callerID)
-                    .where("recipient_device_id", .equal, key.recipientDeviceId).where("recipient_id", .equal, recipient).first()
-                if let existing {
-                    guard try existing.decode(column: "encrypted_answer_key", as: String.self) == key.encryptedAnswerKey else {
-                        throw KindredError.releaseKeyExists
-                    }
+                if let stored = existing[recipient + "|" + key.recipientDeviceId] {
+                    guard stored == key.encryptedAnswerKey else { throw KindredError.releaseKeyExists }
                     continue
                 }
-                try await sql.insert(into: "closer_release_keys")
-                    .columns("couple_id", "scope", "user_id", "recipient_id", "recipient_device_id", "encrypted_answer_key", "created_at")
-                    .values(
-                        SQLBind(coupleID), SQLBind(scope.key), SQLBind(callerID), SQLBind(recipient), SQLBind(key.recipientDeviceId),
-                        SQLBind(key.encryptedAnswerKey), SQLBind(now)
-                    )
-                    .run()
+                fresh.append([coupleID, scope.key, callerID, recipient, key.recipientDeviceId, key.encryptedAnswerKey, now])
                 if recipient == partner { newForPartner = true }
+            }
+            if !fresh.isEmpty {
+                // One multi-row insert for the whole upload.
+                var insert: SQLQueryString = """
+                    INSERT INTO closer_release_keys \
+                    (couple_id, scope, user_id, recipient_id, recipient_device_id, encrypted_answer_key, created_at) VALUES 
+                    """
+                for (index, row) in fresh.enumerated() {
+                    insert.appendLiteral(index == 0 ? "(" : ", (")
+                    insert.appendInterpolation(binds: row)
+                    insert.appendLiteral(")")
+                }
+                try await sql.raw(insert).run()
             }
             try await Self.markReleased(scope, coupleID: coupleID, author: callerID, revealed: upload.isRevealed == true, now: now, on: sql)
             if newForPartner {
@@ -98,9 +112,11 @@ extension CloserController {
                     coupleID: coupleID, to: partner, on: tx
                 )
             }
-            let rows = try await sql.select().columns("user_id", "recipient_id", "recipient_device_id", "encrypted_answer_key", "created_at")
-                .from("closer_release_keys").where("couple_id", .equal, coupleID).where("scope", .equal, scope.key)
-                .where("user_id", .equal, callerID).orderBy("created_at").orderBy("recipient_device_id").all()
+            let rows = try await sql.raw("""
+                SELECT user_id, recipient_id, recipient_device_id, encrypted_answer_key, created_at FROM closer_release_keys \
+                WHERE couple_id = \(bind: coupleID) AND scope = \(bind: scope.key) AND user_id = \(bind: callerID) \
+                ORDER BY created_at, recipient_device_id
+                """).all()
             let keys = try rows.map(Self.releaseKeyDocument)
             guard let sender = upload.senderDeviceId else { return .init(keys: keys) }
             let covered = Set(keys.map { $0.recipientUserId + "|" + $0.recipientDeviceId })
@@ -150,8 +166,9 @@ extension CloserController {
         switch scope {
         case .day(let date):
             guard try await DayRecord.load(coupleID: couple.id, date: date, on: sql) != nil else { throw KindredError.dayNotFound }
-            rows = try await sql.select().columns("user_id", "schema_version").from("closer_answers")
-                .where("couple_id", .equal, couple.id).where("date_key", .equal, date).all()
+            rows = try await sql.raw("""
+                SELECT user_id, schema_version FROM closer_answers WHERE couple_id = \(bind: couple.id) AND date_key = \(bind: date)
+                """).all()
             guard rows.contains(where: { (try? $0.decode(column: "user_id", as: String.self)) == author }) else { throw KindredError.answerNotFound }
         case .thread(let id):
             _ = try await thread(id, coupleID: couple.id, on: sql)
@@ -170,9 +187,17 @@ extension CloserController {
     ) async throws {
         switch scope {
         case .day(let date):
-            var update = sql.update("closer_answers").set("answer_key_released", to: true).set("updated_at", to: now)
-            if revealed { update = update.set("is_revealed", to: true) }
-            try await update.where("couple_id", .equal, coupleID).where("date_key", .equal, date).where("user_id", .equal, author).run()
+            if revealed {
+                try await sql.raw("""
+                    UPDATE closer_answers SET answer_key_released = \(bind: true), is_revealed = \(bind: true), \
+                    updated_at = \(bind: now) WHERE couple_id = \(bind: coupleID) AND date_key = \(bind: date) AND user_id = \(bind: author)
+                    """).run()
+            } else {
+                try await sql.raw("""
+                    UPDATE closer_answers SET answer_key_released = \(bind: true), updated_at = \(bind: now) \
+                    WHERE couple_id = \(bind: coupleID) AND date_key = \(bind: date) AND user_id = \(bind: author)
+                    """).run()
+            }
         case .thread(let id):
             try await sql.update("closer_thread_messages").set("answer_key_released", to: true).set("updated_at", to: now)
                 .where("thread_id", .equal, id).where("user_id", .equal, author).run()
