@@ -60,8 +60,10 @@ public struct NotificationDispatcher: Sendable {
     /// Dispatches the notification `id`.
     public func dispatch(_ id: String) async throws -> Outcome {
         let sql = database.sql
-        // The notification, its user's settings and profile time zone in one read.
-        guard let row = try await sql.raw(Self.notificationQuery(id)).first() else { return .skipped }
+        // The notification, its user's settings, profile time zone and push tokens in one read
+        // (one row per token; one row with null token columns when the user has none).
+        let rows = try await sql.raw(Self.notificationQuery(id)).all()
+        guard let row = rows.first else { return .skipped }
         let state = try row.decode(column: "state", as: String.self)
         guard state == "queued" || state == "sending" else { return .skipped }
         let userID = try row.decode(column: "user_id", as: String.self)
@@ -97,15 +99,14 @@ public struct NotificationDispatcher: Sendable {
             .from("kindred_notification_deliveries")
             .where("notification_id", .equal, id).where("state", .equal, "accepted").all()
             .map { try $0.decode(column: "token_id", as: String.self) })
-        let devices = try await sql.select().columns("id", "token", "transport", "apns_environment")
-            .from("kindred_push_tokens").where("user_id", .equal, userID).all()
-            .map { row in
-                PushDevice(
-                    tokenID: try row.decode(column: "id", as: String.self), token: try row.decode(column: "token", as: String.self),
-                    transport: try row.decode(column: "transport", as: String.self),
-                    apnsEnvironment: try row.decode(column: "apns_environment", as: String?.self)
-                )
-            }
+        let devices = try rows.compactMap { row -> PushDevice? in
+            guard let tokenID = try row.decode(column: "t_id", as: String?.self) else { return nil }
+            return PushDevice(
+                tokenID: tokenID, token: try row.decode(column: "t_token", as: String.self),
+                transport: try row.decode(column: "t_transport", as: String.self),
+                apnsEnvironment: try row.decode(column: "t_apns_environment", as: String?.self)
+            )
+        }
         // Devices are sent to concurrently; what each provider said is written in ONE transaction
         // afterwards (acceptances, dead tokens, the new state), so a dispatch costs one commit.
         let pending = devices.filter { !accepted.contains($0.tokenID) }
@@ -139,6 +140,13 @@ public struct NotificationDispatcher: Sendable {
         let finalRetry = retry
         let finalRecords = records
         let finalDeadTokens = deadTokens
+        // Written out: SQLKit's builders cost more to serialize than SQLite takes to run it.
+        let finish: SQLQueryString = finalRetry.map {
+            "UPDATE kindred_notifications SET attempts = \(bind: attempts), state = 'sending', last_error = \(bind: $0.reason) WHERE id = \(bind: id)"
+        } ?? "UPDATE kindred_notifications SET attempts = \(bind: attempts), state = 'sent', sent_at = \(bind: nowMS) WHERE id = \(bind: id)"
+        // In a transaction even when it is the only statement: on SQLite that joins the group
+        // commit (a statement on its own would be a commit and an fsync of its own, contending
+        // with the group's writer for the lock).
         try await database.transaction { sql in
             for (device, providerID, state) in finalRecords {
                 try await sql.insert(into: "kindred_notification_deliveries")
@@ -152,13 +160,7 @@ public struct NotificationDispatcher: Sendable {
             if !finalDeadTokens.isEmpty {
                 try await sql.delete(from: "kindred_push_tokens").where("id", .in, finalDeadTokens).run()
             }
-            var update = sql.update("kindred_notifications").set("attempts", to: attempts)
-            if let finalRetry {
-                update = update.set("state", to: "sending").set("last_error", to: finalRetry.reason)
-            } else {
-                update = update.set("state", to: "sent").set("sent_at", to: nowMS)
-            }
-            try await update.where("id", .equal, id).run()
+            try await sql.raw(finish).run()
         }
         if let retry { return .retry(reason: retry.reason, retryAfter: retry.after) }
         return .sent(devices: delivered)
@@ -171,15 +173,17 @@ public struct NotificationDispatcher: Sendable {
     }
 
     /// The notification `id` joined with its user's settings (columns `s_*`, NULL when the user
-    /// has none) and profile time zone.
+    /// has none), profile time zone and push tokens (columns `t_*`, one row per token).
     private static func notificationQuery(_ id: String) -> SQLQueryString {
         """
         SELECT n.user_id, n.app, n.type, n.title, n.body, n.data, n.collapse_id, n.state, n.attempts,
                s.time_zone AS s_time_zone, s.quiet_start AS s_quiet_start, s.quiet_end AS s_quiet_end,
-               s.opt_out AS s_opt_out, s.updated_at AS s_updated_at, u.time_zone AS profile_time_zone
+               s.opt_out AS s_opt_out, s.updated_at AS s_updated_at, u.time_zone AS profile_time_zone,
+               t.id AS t_id, t.token AS t_token, t.transport AS t_transport, t.apns_environment AS t_apns_environment
         FROM kindred_notifications n
         LEFT JOIN kindred_notification_settings s ON s.user_id = n.user_id
         LEFT JOIN kindred_users u ON u.id = n.user_id
+        LEFT JOIN kindred_push_tokens t ON t.user_id = n.user_id
         WHERE n.id = \(bind: id)
         """
     }
