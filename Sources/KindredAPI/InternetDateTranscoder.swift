@@ -9,7 +9,9 @@ import OpenAPIRuntime
 /// about a tenth of its CPU time). The server and `KindredClient` both use it. Reading accepts
 /// that form directly and hands any other to `ISO8601DateTranscoder`.
 public struct InternetDateTranscoder: DateTranscoder {
-    private let fallback = ISO8601DateTranscoder.iso8601
+    /// Made once: `ISO8601DateTranscoder.iso8601` creates a date formatter each time it is read.
+    private static let fallback = ISO8601DateTranscoder.iso8601
+    private var fallback: ISO8601DateTranscoder { Self.fallback }
 
     /// The transcoder; other forms are read and written by `ISO8601DateTranscoder.iso8601`.
     public init() {}
