@@ -40,7 +40,8 @@ struct TestApplication {
         database: Database? = nil,
         pushTransports: PushTransports? = nil,
         billing: BillingSettings = BillingSettings(),
-        closer: CloserSettings = CloserSettings()
+        closer: CloserSettings = CloserSettings(),
+        directRoutes: Bool = true
     ) async throws {
         if let database {
             self.database = database
@@ -60,6 +61,7 @@ struct TestApplication {
         )
         dependencies.billing = billing
         dependencies.closer = closer
+        dependencies.directRoutes = directRoutes
         // As the server wires it: Closer's premium packs follow billing's entitlements.
         dependencies.closerEntitlements = BillingCloserEntitlements(
             Entitlements(database: self.database, clock: clock, settings: billing)

@@ -74,8 +74,10 @@ extension CanonicalJSON {
         out.append(UInt8(ascii: "\""))
     }
 
-    /// Appends a String as a canonical JSON string literal (see `appendString(_:to:)`).
-    static func appendString(_ s: String, to out: inout [UInt8]) {
+    /// Appends a String as a canonical JSON string literal (see `appendString(_:to:)`). These
+    /// are also exactly the bytes Foundation's `JSONEncoder` writes for a string with
+    /// `.withoutEscapingSlashes`, so the server's hand-written answers use it too.
+    public static func appendString(_ s: String, to out: inout [UInt8]) {
         var s = s
         s.withUTF8 { appendString($0, to: &out) }
     }

@@ -46,6 +46,9 @@ public struct Dependencies: Sendable {
     public var adminSubscriptions: (any AdminSubscriptionDirectory)?
     /// Billing: provider secrets, base URLs, products, the inbox's retry policy.
     public var billing: BillingSettings = BillingSettings()
+    /// Whether the hottest operations are served by their direct handlers (`DirectRoutes`);
+    /// false serves every operation through the generated server (the comparison tests).
+    public var directRoutes = true
 
     /// Creates the dependencies.
     public init(
@@ -146,7 +149,7 @@ public func buildServerParts(_ dependencies: Dependencies) async throws -> Kindr
     // Compact, key-sorted JSON: the same bytes as the error envelope, and stable for clients.
     // Dates as `ISO8601DateTranscoder` writes them, without its formatter.
     try operations.registerHandlers(
-        on: KindredTransport(router: router),
+        on: KindredTransport(router: router, direct: dependencies.directRoutes ? operations.directRoutes() : DirectRoutes()),
         configuration: .init(
             dateTranscoder: InternetDateTranscoder(), jsonEncodingOptions: [.sortedKeys, .withoutEscapingSlashes]
         )

@@ -13,12 +13,16 @@ import OpenAPIRuntime
 /// - a response body of known length up to `collectedResponseLimit` is written as one buffer,
 ///   instead of through a writer closure iterating a mapped sequence; longer or unknown-length
 ///   bodies still stream;
-/// - the path parameters' dictionary is made only for routes that have parameters.
+/// - the path parameters' dictionary is made only for routes that have parameters;
+/// - an operation with a direct handler (`DirectRoutes`) is served by it when the request is an
+///   ordinary one, and by the generated code otherwise.
 struct KindredTransport: ServerTransport {
     /// Response bodies of known length up to this many bytes are written as one buffer.
     static let collectedResponseLimit = 1 << 20
 
     let router: Router<KindredRequestContext>
+    /// Operations served without the generated server's per-request work.
+    var direct = DirectRoutes()
 
     func register(
         _ handler: @escaping @Sendable (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (
@@ -28,7 +32,11 @@ struct KindredTransport: ServerTransport {
         path: String
     ) throws {
         let hasParameters = path.contains(":") || path.contains("{")
+        let direct = direct.handler(method, path)
         router.on(RouterPath(path), method: method) { request, context in
+            if let direct, DirectRoutes.isOrdinary(request.headers), let response = try await direct(request, context) {
+                return response
+            }
             let body = try await Self.requestBody(request, context: context)
             let metadata: ServerRequestMetadata
             if hasParameters {

@@ -32,6 +32,10 @@ import Testing
             // Valid JSON by an independent parser too, with no raw control character inside.
             #expect(try JSONSerialization.jsonObject(with: Data(text.utf8)) is [String: Any])
             #expect(!text.utf8.contains { $0 < 0x20 }, "body \(index)")
+            // And the very bytes JSONEncoder writes with the server's options.
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            #expect(Array(text.utf8) == Array(try encoder.encode(envelope)), "body \(index)")
         }
     }
 

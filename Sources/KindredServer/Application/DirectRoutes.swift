@@ -1,0 +1,78 @@
+import HTTPTypes
+import Hummingbird
+
+/// Operations of the OpenAPI document that the transport serves without the generated server's
+/// per-request machinery: the generic header decoding (each header parameter through the
+/// runtime's URI decoder), the `Accept` negotiation and Foundation's `JSONEncoder` for the answer.
+/// On the hottest read, `GET /v1/me`, that machinery cost about as much as the rest of the
+/// request.
+///
+/// A direct handler answers only ordinary requests (`isOrdinary`): no `Accept` header or one that
+/// names JSON plainly, and an `X-Request-ID` (if any) of plain characters. Anything else goes to
+/// the generated code, whose answer (a negotiation error, a header the URI decoder refuses) is
+/// then the same as for every other operation. A handler may also return nil to hand a request
+/// over. Errors it throws go through the same error middleware as the generated server's.
+///
+/// Each direct handler has a test sending the same requests through both paths and comparing
+/// status, headers and body bytes (`DirectRoutesTests`).
+struct DirectRoutes: Sendable {
+    /// Answers the request, or nil to let the generated server answer it.
+    typealias Handler = @Sendable (Request, KindredRequestContext) async throws -> Response?
+
+    private var handlers: [String: Handler] = [:]
+
+    /// No direct routes: every operation through the generated server.
+    init() {}
+
+    /// Serves `method path` (the path as the document writes it) directly.
+    mutating func add(_ method: HTTPRequest.Method, _ path: String, _ handler: @escaping Handler) {
+        handlers[Self.key(method, path)] = handler
+    }
+
+    /// The direct handler of `method path`, if any.
+    func handler(_ method: HTTPRequest.Method, _ path: String) -> Handler? {
+        handlers[Self.key(method, path)]
+    }
+
+    /// The operations that have direct handlers, as `METHOD path`.
+    var operations: [String] { handlers.keys.sorted() }
+
+    private static func key(_ method: HTTPRequest.Method, _ path: String) -> String {
+        "\(method.rawValue) \(path)"
+    }
+
+    /// Whether a direct handler may answer a request with these headers: its `Accept` is absent,
+    /// `*/*` or `application/json`, and its `X-Request-ID` is absent or only letters, digits and
+    /// `-._~` (what the runtime's URI decoder reads back unchanged).
+    static func isOrdinary(_ headers: HTTPFields) -> Bool {
+        var accepts = 0
+        for field in headers where field.name == .accept {
+            accepts += 1
+            guard accepts == 1, field.value == "application/json" || field.value == "*/*" else { return false }
+        }
+        var ids = 0
+        for field in headers where field.name == .xRequestID {
+            ids += 1
+            guard ids == 1, field.value.utf8.allSatisfy(isUnreserved) else { return false }
+        }
+        return true
+    }
+
+    private static func isUnreserved(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+            UInt8(ascii: "~"):
+            true
+        default: false
+        }
+    }
+
+    /// A 200 with a JSON body, headers as the generated server writes them.
+    static func json(_ bytes: [UInt8], status: HTTPResponse.Status = .ok) -> Response {
+        Response(
+            status: status, headers: [.contentType: "application/json; charset=utf-8"],
+            body: .init(byteBuffer: ByteBuffer(bytes: bytes))
+        )
+    }
+}
