@@ -21,6 +21,9 @@ public struct DatabaseConfiguration: Sendable, Equatable {
     /// How large SQLite's commit groups may grow (not public: tests widen them so that their
     /// grouping does not depend on the machine's speed).
     var sqliteGroupLimits = SQLiteGroupCommit.Limits()
+    /// How long (in frames) the log may be found before a checkpoint finishes with the writer
+    /// held, so that the log restarts (see `SQLiteCheckpointer`; not public: tests lower it).
+    var sqliteCheckpointRestartFrames = 16_384
 
     /// Creates a configuration.
     /// - Parameters:

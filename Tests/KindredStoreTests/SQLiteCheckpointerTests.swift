@@ -74,3 +74,49 @@ import Testing
         (try FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
     }
 }
+
+extension SQLiteCheckpointerTests {
+    @Test("under writes that never pause, the log still restarts: it stays bounded instead of growing with every write")
+    func theLogStaysBoundedUnderContinuousWrites() async throws {
+        let folder = try TemporaryDirectory()
+        let path = folder.url.appendingPathComponent("steady.sqlite").path
+        var configuration = DatabaseConfiguration(url: .sqlite(path: path))
+        configuration.sqliteCheckpointRestartFrames = 64
+        let database = try await Database.open(configuration)
+        do {
+            try await database.sql.raw("CREATE TABLE t (id INTEGER PRIMARY KEY, body TEXT NOT NULL)").run()
+            let body = String(repeating: "x", count: 3_000)  // about a page per row
+            let deadline = ContinuousClock.now + .seconds(3)
+            let written = try await withThrowingTaskGroup(of: Int.self) { group in
+                for writer in 0..<8 {
+                    group.addTask {
+                        var n = 0
+                        // Eight writers with no pause between transactions: the writer is never idle.
+                        while ContinuousClock.now < deadline {
+                            let id = writer * 1_000_000 + n
+                            try await database.transaction { session in
+                                try await session.raw("INSERT INTO t (id, body) VALUES (\(bind: id), \(bind: body))").run()
+                            }
+                            n += 1
+                        }
+                        return n
+                    }
+                }
+                return try await group.reduce(0, +)
+            }
+            let statistics = try #require(database.checkpointStatistics)
+            #expect(statistics.failures == 0)
+            #expect(statistics.heldWrites > 0, "\(statistics)")
+            // Every row is about a page (4 KiB) of log; without restarts the log holds all of them.
+            let logBytes = try Self.size(of: path + "-wal")
+            #expect(written > 1_000, "too few writes to tell: \(written)")
+            #expect(logBytes < written * 4_096 / 4, "log \(logBytes) bytes after \(written) rows: \(statistics)")
+            let rows = try await database.sql.raw("SELECT COUNT(*) AS n FROM t").first(decodingColumn: "n", as: Int.self)
+            #expect(rows == written)
+        } catch {
+            await database.close()
+            throw error
+        }
+        await database.close()
+    }
+}

@@ -65,7 +65,8 @@ struct SQLiteStore: Sendable {
             if case .file(let path) = storage {
                 checkpointer = try await SQLiteCheckpointer.open(
                     path: path, busyTimeout: configuration.sqliteBusyTimeout, threadPool: readerThreads,
-                    commits: { groupCommit.committed.groups }, logger: logger
+                    commits: { groupCommit.committed.groups }, writer: writer,
+                    restartFrames: configuration.sqliteCheckpointRestartFrames, logger: logger
                 )
                 checkpointer?.start()
             }
