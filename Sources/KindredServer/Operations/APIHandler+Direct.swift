@@ -14,6 +14,12 @@ extension APIHandler {
             let me = try await accounts.me(try RequestScope.require(), app: try RequestScope.requireApp())
             return DirectRoutes.json(try me.jsonBytes())
         }
+        routes.add(.post, "/v1/auth/anonymous") { _, _ in
+            let signedIn = try await accounts.signUpAnonymously(
+                scope: try RequestScope.require(), app: try RequestScope.requireApp()
+            )
+            return DirectRoutes.json(try signedIn.session.jsonBytes(), status: .created)
+        }
         return routes
     }
 }
@@ -35,6 +41,20 @@ extension Components.Schemas.User {
         writer.string("photoURL", photoURL)
         writer.strings("providers", providers.lazy.map(\.rawValue))
         writer.string("timeZone", timeZone)
+        return writer.finish()
+    }
+}
+
+extension Components.Schemas.Session {
+    /// The session as `JSONEncoder` writes it with the server's options (sorted keys).
+    func jsonBytes() throws -> [UInt8] {
+        var writer = JSONObjectWriter(capacity: 640)
+        writer.string("accessToken", accessToken)
+        writer.integer("expiresIn", Int64(expiresIn))
+        writer.bool("isNewUser", isNewUser)
+        writer.string("refreshToken", refreshToken)
+        writer.string("tokenType", tokenType.rawValue)
+        writer.raw("user", try user.jsonBytes())
         return writer.finish()
     }
 }

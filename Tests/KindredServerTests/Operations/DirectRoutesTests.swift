@@ -57,6 +57,22 @@ import Testing
                             "\(probe)"
                         )
                     }
+
+                    // A sign-up makes a new account each time, so the two answers cannot be the
+                    // same bytes: each path's status and headers must match the other's, and each
+                    // body must be exactly what JSONEncoder writes for the session it holds.
+                    let id: HTTPFields = [HTTPField.Name("X-Request-ID")!: "probe-signup"]
+                    let viaDirect = try await directClient.call(.post, "/v1/auth/anonymous", headers: id)
+                    let viaGenerated = try await generatedClient.call(.post, "/v1/auth/anonymous", headers: id)
+                    #expect(viaDirect.status == .created, "\(viaDirect.text)")
+                    #expect(viaGenerated.status == .created, "\(viaGenerated.text)")
+                    #expect(Self.comparable(viaDirect.headers, requestID: true) == Self.comparable(viaGenerated.headers, requestID: true))
+                    for response in [viaDirect, viaGenerated] {
+                        let bytes = Array(response.body.readableBytesView)
+                        let session = try Self.serverDecoder.decode(Components.Schemas.Session.self, from: Data(bytes))
+                        #expect(bytes == Array(try Self.serverEncoder.encode(session)), "\(response.text)")
+                        #expect(session.isNewUser && session.user.isAnonymous && session.user.app == .closer)
+                    }
                 }
             }
         }
@@ -157,8 +173,8 @@ import Testing
 
     // MARK: - The account's JSON
 
-    @Test("an account's JSON is JSONEncoder's, byte for byte, for random text in every field")
-    func userJSONMatchesJSONEncoder() throws {
+    /// `JSONEncoder` as the OpenAPI runtime configures it for the server.
+    static var serverEncoder: JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let dates = InternetDateTranscoder()
@@ -166,21 +182,58 @@ import Testing
             var container = encoder.singleValueContainer()
             try container.encode(try dates.encode(date))
         }
+        return encoder
+    }
+
+    /// `JSONDecoder` as the OpenAPI runtime configures it (dates read by `InternetDateTranscoder`).
+    static var serverDecoder: JSONDecoder {
+        let decoder = JSONDecoder()
+        let dates = InternetDateTranscoder()
+        decoder.dateDecodingStrategy = .custom { decoder in
+            try dates.decode(try decoder.singleValueContainer().decode(String.self))
+        }
+        return decoder
+    }
+
+    /// An account with random text in every field (control characters, quotes, astral text).
+    static func randomUser(_ random: inout QuestionOrder.SplitMix64) -> Components.Schemas.User {
+        func text() -> String { random.text(maxLength: 24) }
+        func maybe() -> String? { random.next() % 3 == 0 ? nil : text() }
+        return Components.Schemas.User(
+            id: text(), app: Components.Schemas.AppID.allCases[Int(random.next() % 5)],
+            isAnonymous: random.next() % 2 == 0,
+            providers: (0..<Int(random.next() % 4)).map { _ in
+                Components.Schemas.User.ProvidersPayloadPayload.allCases[Int(random.next() % 3)]
+            },
+            email: maybe(), displayName: maybe(), firstName: maybe(), lastName: maybe(), photoURL: maybe(),
+            timeZone: maybe(), locale: maybe(),
+            createdAt: Date(timeIntervalSince1970: Double(random.next() % 4_000_000_000) + Double(random.next() % 1000) / 1000),
+            hasPremium: random.next() % 3 == 0 ? nil : random.next() % 2 == 0
+        )
+    }
+
+    @Test("a session's JSON is JSONEncoder's, byte for byte, for random tokens and accounts")
+    func sessionJSONMatchesJSONEncoder() throws {
+        let encoder = Self.serverEncoder
+        var random = QuestionOrder.SplitMix64(seed: 0x73657373)
+        for round in 0..<1_000 {
+            let session = Components.Schemas.Session(
+                accessToken: random.text(maxLength: 40), refreshToken: random.text(maxLength: 43), tokenType: .bearer,
+                expiresIn: Int(random.next() % 100_000), isNewUser: random.next() % 2 == 0, user: Self.randomUser(&random)
+            )
+            let written = try session.jsonBytes()
+            let expected = Array(try encoder.encode(session))
+            #expect(written == expected, "round \(round): \(String(decoding: written, as: UTF8.self))")
+            if written != expected { break }
+        }
+    }
+
+    @Test("an account's JSON is JSONEncoder's, byte for byte, for random text in every field")
+    func userJSONMatchesJSONEncoder() throws {
+        let encoder = Self.serverEncoder
         var random = QuestionOrder.SplitMix64(seed: 0x6b696e64)  // deterministic: a failing round replays
         for round in 0..<2_000 {
-            let text = { random.text(maxLength: 24) }
-            let maybe = { random.next() % 3 == 0 ? nil : text() }
-            let user = Components.Schemas.User(
-                id: text(), app: Components.Schemas.AppID.allCases[Int(random.next() % 5)],
-                isAnonymous: random.next() % 2 == 0,
-                providers: (0..<Int(random.next() % 4)).map { _ in
-                    Components.Schemas.User.ProvidersPayloadPayload.allCases[Int(random.next() % 3)]
-                },
-                email: maybe(), displayName: maybe(), firstName: maybe(), lastName: maybe(), photoURL: maybe(),
-                timeZone: maybe(), locale: maybe(),
-                createdAt: Date(timeIntervalSince1970: Double(random.next() % 4_000_000_000) + Double(random.next() % 1000) / 1000),
-                hasPremium: random.next() % 3 == 0 ? nil : random.next() % 2 == 0
-            )
+            let user = Self.randomUser(&random)
             let expected = Array(try encoder.encode(user))
             let written = try user.jsonBytes()
             #expect(written == expected, "round \(round): \(String(decoding: written, as: UTF8.self)) vs \(String(decoding: expected, as: UTF8.self))")
