@@ -46,12 +46,22 @@ public struct DatabaseConfiguration: Sendable, Equatable {
     /// The statements run on every new SQLite connection, in order.
     ///
     /// `busy_timeout` comes first so that switching to WAL waits for a concurrent opener.
+    ///
+    /// - `temp_store = MEMORY`: the group commit runs every body in a savepoint, and SQLite
+    ///   keeps the original of each page a savepoint changes in a sub-journal, by default a
+    ///   temporary *file*: a `pwrite` per page, 16 % of the writer thread under sign-ups.
+    ///   In memory it is a copy (bounded by one group's changes); the durable log is unchanged.
+    /// - `cache_size = -16384` (16 MiB per connection instead of SQLite's 2 MiB): with a
+    ///   database larger than the default cache, the writer read index pages back from the
+    ///   file with a `pread` each (10 % of its thread under sign-ups).
     var sqlitePragmas: [String] {
         [
             "PRAGMA busy_timeout = \(sqliteBusyTimeout.milliseconds)",
             "PRAGMA journal_mode = WAL",
             "PRAGMA synchronous = \(sqliteSynchronous.rawValue)",
             "PRAGMA foreign_keys = ON",
+            "PRAGMA temp_store = MEMORY",
+            "PRAGMA cache_size = -16384",
         ]
     }
 

@@ -76,11 +76,23 @@ import Testing
                             #expect(sync == (synchronous == .full ? 2 : 1))
                             #expect(keys == 1)
                             #expect(busy == 5000)
+                            let temp = try await session.raw("PRAGMA temp_store").first()?.decode(column: "temp_store", as: Int.self)
+                            let cache = try await session.raw("PRAGMA cache_size").first()?.decode(column: "cache_size", as: Int.self)
+                            #expect(temp == 2)  // MEMORY
+                            #expect(cache == -16384)
                         }
                     }
                 }
                 try await group.waitForAll()
             }
+            // And the group commit's writer (where the savepoint sub-journals are written).
+            let writer = try await database.transaction { session in
+                (
+                    try await session.raw("PRAGMA temp_store").first()?.decode(column: "temp_store", as: Int.self),
+                    try await session.raw("PRAGMA cache_size").first()?.decode(column: "cache_size", as: Int.self)
+                )
+            }
+            #expect(writer.0 == 2 && writer.1 == -16384)
         }
     }
 
