@@ -64,11 +64,19 @@ extension RealtimeHub {
     }
 
     /// The server's channel setup: HTTP/1.1 with the WebSocket upgrade on `/v1/realtime`.
+    /// Every connection is finished at a graceful shutdown (`QuiescingChildChannel`).
     func serverBuilder() -> HTTPServerBuilder {
-        .http1WebSocketUpgrade(
-            webSocketRouter: webSocketRouter(),
-            // Heartbeats are the protocol's own `ping` frames (RealtimeConnection), not WebSocket pings.
-            configuration: .init(ws: .init(maxFrameSize: max(1 << 14, settings.maxClientFrameSize), autoPing: .disabled))
+        let webSocketResponder = webSocketRouter().buildResponder()
+        // Heartbeats are the protocol's own `ping` frames (RealtimeConnection), not WebSocket pings.
+        let configuration = HTTP1WebSocketUpgradeChannel.Configuration(
+            ws: .init(maxFrameSize: max(1 << 14, settings.maxClientFrameSize), autoPing: .disabled)
         )
+        return HTTPServerBuilder { responder in
+            QuiescingChildChannel(
+                inner: HTTP1WebSocketUpgradeChannel(
+                    responder: responder, webSocketResponder: webSocketResponder, configuration: configuration
+                )
+            )
+        }
     }
 }
