@@ -1,3 +1,4 @@
+import Foundation
 import NIOCore
 import SQLiteKit
 import SQLiteNIO
@@ -6,7 +7,9 @@ import Testing
 @testable import KindredStore
 
 /// The row decoder's shortcut for common column types (`SQLiteDecodingRow.decodeCommon`) gives
-/// what sqlite-kit's `SQLiteDataDecoder` gives for the same data, and leaves every other case to it.
+/// what sqlite-kit's `SQLiteDataDecoder` gives for the same data, and leaves every other case to
+/// it; the bind encoder's shortcut (`SQLiteHandleDatabase.encodeCommon`) likewise matches
+/// `SQLiteDataEncoder`.
 @Suite struct SQLiteCommonDecodingTests {
     static let values: [SQLiteData] = [
         .text("x"), .text(""), .text("1"), .text("Ünï 😀"), .integer(0), .integer(1), .integer(2), .integer(-5),
@@ -48,5 +51,25 @@ import Testing
         #expect(SQLiteDecodingRow.decodeCommon(.null, as: Int64.self) == nil)
         #expect(SQLiteDecodingRow.decodeCommon(.float(1), as: Int64.self) == nil)
         #expect(SQLiteDecodingRow.decodeCommon(.integer(2), as: Bool.self) == nil)
+    }
+
+    @Test("text, integers and booleans, optional or not, bind as the encoder binds them; other types go to the encoder")
+    func encodeShortcutAgreesWithTheEncoder() throws {
+        let encoder = SQLiteDataEncoder()
+        let common: [any Encodable & Sendable] = [
+            "x", "", "Ünï 😀", 0, -5, Int.max, Int.min, Int64(0), Int64.max, Int64.min, true, false,
+            String?.some("y"), String?.none, Int?.some(3), Int?.none, Int64?.some(-9), Int64?.none,
+            Bool?.some(true), Bool?.some(false), Bool?.none,
+        ]
+        for value in common {
+            let shortcut = try #require(SQLiteHandleDatabase.encodeCommon(value), "\(type(of: value)) \(value)")
+            #expect(shortcut == (try encoder.encode(value)), "\(type(of: value)) \(value)")
+        }
+        let others: [any Encodable & Sendable] = [
+            1.5, Double?.some(2), Int32(4), UInt64(5), Data([1]), ["a"], String??.some(nil), Date(timeIntervalSince1970: 0),
+        ]
+        for value in others {
+            #expect(SQLiteHandleDatabase.encodeCommon(value) == nil, "\(type(of: value))")
+        }
     }
 }

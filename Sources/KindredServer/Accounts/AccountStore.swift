@@ -40,10 +40,13 @@ struct AccountStore: Sendable {
             user.id, user.app, user.isAnonymous, user.displayName, user.firstName, user.lastName, user.photoUrl,
             user.timeZone, user.locale, user.disabledAt, user.createdAt, user.updatedAt,
         ]
-        try await sql.raw("INSERT INTO kindred_users (\(unsafeRaw: Self.userColumns)) VALUES (\(binds: values))").run()
+        try await sql.run(Self.insertUser.binding(values))
     }
 
-    private static let userColumns = UserRecord.Columns.all.joined(separator: ", ")
+    private static let insertUser = StatementText(
+        "INSERT INTO kindred_users (\(UserRecord.Columns.all.joined(separator: ", ")))"
+            + " VALUES (\(Array(repeating: "?", count: UserRecord.Columns.all.count).joined(separator: ", ")))"
+    )
 
     /// Inserts a credential; answers false (and changes nothing) when its subject or its kind
     /// for this account is already taken, which concurrent sign-ups can race for.

@@ -6,7 +6,7 @@ extension TokenService {
     /// - Throws: `missingToken`, `invalidToken`, `tokenExpired`, `sessionRevoked`, `accountDisabled`.
     func authenticate(authorization: String?, app: AppID) async throws -> AuthenticatedUser {
         let claims = try verify(authorization: authorization, app: app)
-        let rows = try await database.sql.raw(Self.sessionQuery(id: claims.sid, withCredentials: false)).all()
+        let rows = try await database.sql.all(Self.sessionQuery(id: claims.sid, withCredentials: false))
         return try Self.authenticatedUser(rows.first, claims: claims)
     }
 
@@ -19,7 +19,7 @@ extension TokenService {
         authorization: String?, app: AppID
     ) async throws -> (user: AuthenticatedUser, credentials: [CredentialRecord], accessUntil: Int64?) {
         let claims = try verify(authorization: authorization, app: app)
-        let rows = try await database.sql.raw(Self.sessionQuery(id: claims.sid, withCredentials: true)).all()
+        let rows = try await database.sql.all(Self.sessionQuery(id: claims.sid, withCredentials: true))
         let user = try Self.authenticatedUser(rows.first, claims: claims)
         // The left join gives one row without a credential when the account has none.
         let credentials = try rows.compactMap { try CredentialRecord(joinedRow: $0, user: user.user) }
@@ -73,24 +73,26 @@ extension TokenService {
 
     /// The session ⋈ user query, optionally left-joined with the user's credentials.
     ///
-    /// Written out rather than built: it runs on every authenticated request, and serializing
-    /// SQLKit's builders cost more than the rest of the request's database work. The text is
-    /// the same on both dialects; the session id is bound.
-    static func sessionQuery(id: String, withCredentials: Bool) -> SQLQueryString {
-        withCredentials
-            ? "\(unsafeRaw: sessionWithCredentialsSQL)\(bind: id) ORDER BY c.created_at, c.id"
-            : "\(unsafeRaw: sessionSQL)\(bind: id)"
+    /// Written once (`StatementText`): it runs on every authenticated request, and building and
+    /// serializing it each time cost more than the rest of the request's database work. The text
+    /// is the same on both dialects; the session id is bound.
+    static func sessionQuery(id: String, withCredentials: Bool) -> StatementText.Bound {
+        (withCredentials ? sessionWithCredentialsStatement : sessionStatement).binding(id)
     }
 
     private static let userColumns = UserRecord.Columns.all.map { "u.\($0)" }.joined(separator: ", ")
         + ", s.revoked_at AS session_revoked_at"
 
-    private static let sessionSQL = "SELECT \(userColumns) FROM kindred_sessions s"
-        + " JOIN kindred_users u ON u.id = s.user_id WHERE s.id = "
+    private static let sessionStatement = StatementText(
+        "SELECT \(userColumns) FROM kindred_sessions s JOIN kindred_users u ON u.id = s.user_id WHERE s.id = ?"
+    )
 
-    private static let sessionWithCredentialsSQL = "SELECT \(userColumns), \(CredentialRecord.joinedColumns),"
-        + " b.latest_expiration AS billing_latest_expiration"
-        + " FROM kindred_sessions s JOIN kindred_users u ON u.id = s.user_id"
-        + " LEFT JOIN kindred_credentials c ON c.user_id = u.id"
-        + " LEFT JOIN kindred_billing_subscriptions b ON b.user_id = u.id WHERE s.id = "
+    private static let sessionWithCredentialsStatement = StatementText(
+        "SELECT \(userColumns), \(CredentialRecord.joinedColumns),"
+            + " b.latest_expiration AS billing_latest_expiration"
+            + " FROM kindred_sessions s JOIN kindred_users u ON u.id = s.user_id"
+            + " LEFT JOIN kindred_credentials c ON c.user_id = u.id"
+            + " LEFT JOIN kindred_billing_subscriptions b ON b.user_id = u.id WHERE s.id = ?"
+            + " ORDER BY c.created_at, c.id"
+    )
 }

@@ -1,5 +1,6 @@
 import Foundation
 import KindredCrypto
+import KindredStore
 import SQLKit
 
 /// A session made ready outside any transaction: its ids, timestamps and tokens, so that the
@@ -39,19 +40,23 @@ extension TokenService {
 
     /// Stores `session` and its refresh token (inside the caller's transaction).
     /// - Returns: the tokens to hand to the client.
+    private static let insertSession = StatementText(
+        "INSERT INTO kindred_sessions (id, user_id, app, created_at, refreshed_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)"
+    )
+    private static let insertRefreshToken = StatementText(
+        "INSERT INTO kindred_refresh_tokens (token_hash, session_id, user_id, issued_at, expires_at) VALUES (?, ?, ?, ?, ?)"
+    )
+
     func insert(_ session: NewSession, on sql: any SQLDatabase) async throws -> IssuedTokens {
-        // Written out rather than built: serializing the builders cost as much as running the
-        // inserts, on the writer every sign-up waits for.
-        try await sql.raw("""
-            INSERT INTO kindred_sessions (id, user_id, app, created_at, refreshed_at, expires_at) \
-            VALUES (\(bind: session.sessionID), \(bind: session.userID), \(bind: session.app.rawValue), \
-            \(bind: session.createdAt), \(bind: session.createdAt), \(bind: session.expiresAt))
-            """).run()
-        try await sql.raw("""
-            INSERT INTO kindred_refresh_tokens (token_hash, session_id, user_id, issued_at, expires_at) \
-            VALUES (\(bind: session.refreshTokenHash), \(bind: session.sessionID), \(bind: session.userID), \
-            \(bind: session.createdAt), \(bind: session.expiresAt))
-            """).run()
+        // Written once (`StatementText`): building and serializing statements on every run cost as
+        // much as running the inserts, on the writer every sign-up waits for.
+        try await sql.run(Self.insertSession.binding(
+            session.sessionID, session.userID, session.app.rawValue, session.createdAt, session.createdAt,
+            session.expiresAt
+        ))
+        try await sql.run(Self.insertRefreshToken.binding(
+            session.refreshTokenHash, session.sessionID, session.userID, session.createdAt, session.expiresAt
+        ))
         return session.tokens
     }
 }

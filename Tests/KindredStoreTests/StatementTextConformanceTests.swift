@@ -1,0 +1,51 @@
+import KindredStore
+import KindredTestSupport
+import SQLKit
+import Testing
+
+/// `StatementText`: the same text runs on both dialects, its placeholders numbered after any
+/// bound before it, and repeated runs reuse the text.
+@Suite struct StatementTextConformanceTests {
+    static let insert = StatementText("INSERT INTO statement_rows (id, n, label, flag) VALUES (?, ?, ?, ?)")
+    static let select = StatementText("SELECT id, n, label, flag FROM statement_rows WHERE n >= ? ORDER BY n")
+
+    @Test(arguments: Backend.all)
+    func runsOnBothDialects(backend: Backend) async throws {
+        try await TestDatabases.with(backend) { database in
+            try await database.sql.create(table: "statement_rows")
+                .column("id", type: .text, .primaryKey(autoIncrement: false))
+                .column("n", type: .bigint, .notNull).column("label", type: .text)
+                .column("flag", type: .custom(SQLRaw("BOOLEAN")))
+                .run()
+            for n in 0..<5 {
+                try await database.sql.run(Self.insert.binding("r\(n)", Int64(n), n.isMultiple(of: 2) ? "even" : nil, n > 2))
+            }
+            for _ in 0..<2 {
+                let rows = try await database.sql.all(Self.select.binding(Int64(2)))
+                #expect(try rows.map { try $0.decode(column: "id", as: String.self) } == ["r2", "r3", "r4"])
+                #expect(try rows.map { try $0.decode(column: "label", as: String?.self) } == ["even", nil, "even"])
+                #expect(try rows.map { try $0.decode(column: "flag", as: Bool.self) } == [false, true, true])
+            }
+        }
+    }
+
+    @Test("each dialect's placeholders, numbered after the binds already written", arguments: Backend.all)
+    func placeholders(backend: Backend) async throws {
+        try await TestDatabases.with(backend) { database in
+            let statement = StatementText("SELECT ? AS a, ? AS b")
+            #expect(statement.bindCount == 2)
+            let alone = database.sql.serialize(statement.binding(1, "x"))
+            let nested = database.sql.serialize(SQLList([SQLBind(0), statement.binding(1, "x")], separator: SQLRaw("; ")))
+            switch backend {
+            case .sqlite:
+                #expect(alone.sql == "SELECT ?1 AS a, ?2 AS b")
+                #expect(nested.sql == "?1; SELECT ?2 AS a, ?3 AS b")
+            case .postgresql:
+                #expect(alone.sql == "SELECT $1 AS a, $2 AS b")
+                #expect(nested.sql == "$1; SELECT $2 AS a, $3 AS b")
+            }
+            #expect(alone.binds.count == 2)
+            #expect(nested.binds.count == 3)
+        }
+    }
+}
