@@ -1,6 +1,7 @@
 import KindredCrypto
 
-/// New ids of accounts, sessions and credentials: random UUIDs (version 4), lower-case.
+/// New ids of accounts, sessions and credentials: UUIDs in lower case, random (version 4) or,
+/// for sessions, time-ordered (version 7).
 ///
 /// The randomness comes from `SecureRandom` (`getentropy`); Foundation's `UUID()` opens
 /// `/dev/urandom` for every id on Linux, a visible share of a sign-up's time.
@@ -10,6 +11,28 @@ enum RandomID {
         var bytes = SecureRandom.bytes(16)
         bytes[6] = (bytes[6] & 0x0F) | 0x40  // version 4
         bytes[8] = (bytes[8] & 0x3F) | 0x80  // RFC 4122 variant
+        return format(bytes)
+    }
+
+    /// A new time-ordered id (a version-7 UUID, RFC 9562): the first 48 bits are
+    /// `milliseconds` since 1970, the other 74 free bits random. Their text sorts in time order,
+    /// so each new one goes to the last page of an index on it instead of a random one.
+    ///
+    /// Only for ids whose creation time their holders already know: a session's id is seen
+    /// only by its own devices, whose first access token says when it was issued. Accounts
+    /// keep random ids: an account id is shown to a partner and to friends, and must not tell
+    /// them when the account was made.
+    static func makeTimeOrdered(milliseconds: Int64) -> String {
+        var bytes = SecureRandom.bytes(16)
+        let time = UInt64(max(0, min(milliseconds, (1 << 48) - 1)))
+        for index in 0..<6 { bytes[index] = UInt8(truncatingIfNeeded: time >> (40 - 8 * UInt64(index))) }
+        bytes[6] = (bytes[6] & 0x0F) | 0x70  // version 7
+        bytes[8] = (bytes[8] & 0x3F) | 0x80  // RFC 4122 variant
+        return format(bytes)
+    }
+
+    /// 16 bytes as a lower-case UUID.
+    private static func format(_ bytes: [UInt8]) -> String {
         let hex = Array(Hex.encode(bytes).utf8)
         var text: [UInt8] = []
         text.reserveCapacity(36)

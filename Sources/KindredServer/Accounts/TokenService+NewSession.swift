@@ -23,7 +23,9 @@ extension TokenService {
     /// Makes a session for `userID` and its first pair of tokens, without storing anything.
     func newSession(userID: String, app: AppID) -> NewSession {
         let now = clock.now()
-        let sessionID = RandomID.make()
+        // Time-ordered: the session's rows and its refresh tokens' index on it then grow at their
+        // ends, two fewer random pages written per sign-up (see `RandomID.makeTimeOrdered`).
+        let sessionID = RandomID.makeTimeOrdered(milliseconds: now.millisecondsSince1970)
         let refreshToken = Base64.encode(SecureRandom.bytes(32), alphabet: .urlSafeNoPadding)
         let issuedAt = Int64(now.timeIntervalSince1970)
         let lifetime = Int64(settings.accessTokenLifetime.components.seconds)
