@@ -85,6 +85,25 @@ struct TestApplication {
 }
 
 extension TestApplication {
+    /// The server's parts on `database` (migrated here) with the tests' defaults, for tests that
+    /// serve them on a socket; `configure` adjusts the dependencies first.
+    static func serverParts(
+        on database: Database, clock: TestClock = TestClock(start: Date()), logLevel: Logger.Level = .warning,
+        configure: (inout Dependencies) -> Void = { _ in }
+    ) async throws -> KindredServerParts {
+        var quiet = Logger(label: "kindred.test")
+        quiet.logLevel = logLevel
+        try await Migrator(ServerMigrations.all).migrate(database, logger: quiet)
+        var dependencies = Dependencies(
+            database: database, apps: .developmentDefaults, metrics: PrometheusCollectorRegistry(),
+            openAPIDocument: try OpenAPIDocument.load(), maxBodySize: 1 << 20, clock: clock,
+            auth: testAuth, identity: UnavailableIdentityVerifier()
+        )
+        dependencies.logger = quiet
+        configure(&dependencies)
+        return try await buildServerParts(dependencies)
+    }
+
     /// Runs `body` against a router on a fresh database of `backend` (SQLite file or PostgreSQL).
     static func run(
         on backend: Backend,

@@ -6,7 +6,6 @@ import KindredStore
 import KindredTestSupport
 import Logging
 import NIOPosix
-import Prometheus
 import ServiceLifecycle
 import Testing
 
@@ -64,14 +63,7 @@ import Testing
         try await TestDatabases.with(.sqlite) { database in
             var quiet = Logger(label: "kindred.test")
             quiet.logLevel = .critical
-            try await Migrator(ServerMigrations.all).migrate(database, logger: quiet)
-            var dependencies = Dependencies(
-                database: database, apps: .developmentDefaults, metrics: PrometheusCollectorRegistry(),
-                openAPIDocument: try OpenAPIDocument.load(), maxBodySize: 1 << 20, clock: TestClock(start: Date()),
-                auth: TestApplication.testAuth, identity: UnavailableIdentityVerifier()
-            )
-            dependencies.logger = quiet
-            let parts = try await buildServerParts(dependencies)
+            let parts = try await TestApplication.serverParts(on: database, logLevel: .critical)
             let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
             let app = Application(
                 router: parts.router, server: parts.serverBuilder,

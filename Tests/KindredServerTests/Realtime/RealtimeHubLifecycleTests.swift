@@ -12,16 +12,7 @@ import Testing
 @Suite struct RealtimeHubLifecycleTests {
     /// Builds the hub of a server on `database` (migrated).
     static func hub(on database: Database) async throws -> RealtimeHub {
-        var quiet = Logger(label: "kindred.test")
-        quiet.logLevel = .warning
-        try await Migrator(ServerMigrations.all).migrate(database, logger: quiet)
-        var dependencies = Dependencies(
-            database: database, apps: .developmentDefaults, metrics: PrometheusCollectorRegistry(),
-            openAPIDocument: try OpenAPIDocument.load(), maxBodySize: 1 << 20, clock: TestClock(start: Date()),
-            auth: TestApplication.testAuth, identity: UnavailableIdentityVerifier()
-        )
-        dependencies.logger = quiet
-        return try await buildServerParts(dependencies).realtime
+        try await TestApplication.serverParts(on: database).realtime
     }
 
     @Test("Events are pumped while the hub runs; stopping it ends subscriptions with shutting_down", arguments: Backend.all)

@@ -30,16 +30,10 @@ struct RealtimeTestApplication: Sendable {
         try await TestDatabases.with(backend) { database in
             var quiet = Logger(label: "kindred.test")
             quiet.logLevel = .warning
-            try await Migrator(ServerMigrations.all).migrate(database, logger: quiet)
-            var dependencies = Dependencies(
-                database: database, apps: .developmentDefaults, metrics: PrometheusCollectorRegistry(),
-                openAPIDocument: try OpenAPIDocument.load(), maxBodySize: 1 << 20, clock: clock,
-                auth: TestApplication.testAuth, identity: UnavailableIdentityVerifier()
-            )
-            dependencies.realtime = settings
-            dependencies.channelAuthorizers = authorizers
-            dependencies.logger = quiet
-            let parts = try await buildServerParts(dependencies)
+            let parts = try await TestApplication.serverParts(on: database, clock: clock) { dependencies in
+                dependencies.realtime = settings
+                dependencies.channelAuthorizers = authorizers
+            }
             let hub = parts.realtime
             let app = Application(
                 router: parts.router, server: parts.serverBuilder,
