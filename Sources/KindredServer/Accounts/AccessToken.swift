@@ -41,6 +41,11 @@ struct AccessTokenCodec: Sendable {
     private let knownHeaders: [(encoded: [UInt8], kid: String)]
     /// Tokens this codec has verified, with their claims (see `VerifiedTokens`).
     private let verified = VerifiedTokens()
+    /// The current key's encoded header with its `.`, and an HMAC already keyed with the key:
+    /// a token is signed by copying that state (keying hashes the key's two pads, and the header
+    /// had been re-encoded for every token).
+    private let signingPrefix: String
+    private let keyedMAC: HMAC<SHA256>
 
     /// A codec over `keys`, signing with `currentKeyID`.
     init(keys: [String: SymmetricKey], currentKeyID: String) {
@@ -49,6 +54,9 @@ struct AccessTokenCodec: Sendable {
         knownHeaders = keys.keys.map { kid in
             (Array(Base64.encode(Array(Self.header(kid: kid).utf8), alphabet: .urlSafeNoPadding).utf8), kid)
         }
+        signingPrefix = Base64.encode(Array(Self.header(kid: currentKeyID).utf8), alphabet: .urlSafeNoPadding) + "."
+        // The current key is always in `keys` (the store loads it before making a codec).
+        keyedMAC = HMAC<SHA256>(key: keys[currentKeyID] ?? SymmetricKey(data: [UInt8]()))
     }
 
     /// The header of tokens signed with `kid`.
@@ -70,14 +78,11 @@ struct AccessTokenCodec: Sendable {
 
     /// Signs `claims` with the current key.
     func sign(_ claims: AccessTokenClaims) -> String {
-        let header = Self.header(kid: currentKeyID)
         let payload = claims.json(fallback: Self.claimsEncoder)
-        let signingInput = Base64.encode(Array(header.utf8), alphabet: .urlSafeNoPadding) + "."
-            + Base64.encode(payload, alphabet: .urlSafeNoPadding)
-        // The current key is always in `keys` (the store loads it before making a codec).
-        let key = keys[currentKeyID] ?? SymmetricKey(data: [UInt8]())
-        let mac = HMAC<SHA256>.authenticationCode(for: Array(signingInput.utf8), using: key)
-        return signingInput + "." + Base64.encode(Array(mac), alphabet: .urlSafeNoPadding)
+        let signingInput = signingPrefix + Base64.encode(payload, alphabet: .urlSafeNoPadding)
+        var mac = keyedMAC
+        mac.update(data: Array(signingInput.utf8))
+        return signingInput + "." + Base64.encode(Array(mac.finalize()), alphabet: .urlSafeNoPadding)
     }
 
     /// Verifies a token's shape, key, MAC and expiry at `now`.

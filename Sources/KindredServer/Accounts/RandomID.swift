@@ -31,15 +31,20 @@ enum RandomID {
         return format(bytes)
     }
 
-    /// 16 bytes as a lower-case UUID.
+    /// 16 bytes as a lower-case UUID, written into the string's storage: 8-4-4-4-12 hex digits.
     private static func format(_ bytes: [UInt8]) -> String {
-        let hex = Array(Hex.encode(bytes).utf8)
-        var text: [UInt8] = []
-        text.reserveCapacity(36)
-        for (index, digit) in hex.enumerated() {
-            if index == 8 || index == 12 || index == 16 || index == 20 { text.append(UInt8(ascii: "-")) }
-            text.append(digit)
+        String(unsafeUninitializedCapacity: 36) { out in
+            var index = 0
+            for (offset, byte) in bytes.enumerated() {
+                if offset == 4 || offset == 6 || offset == 8 || offset == 10 {
+                    out[index] = UInt8(ascii: "-")
+                    index += 1
+                }
+                out[index] = Hex.digit(byte >> 4)
+                out[index + 1] = Hex.digit(byte & 15)
+                index += 2
+            }
+            return index
         }
-        return String(decoding: text, as: UTF8.self)
     }
 }

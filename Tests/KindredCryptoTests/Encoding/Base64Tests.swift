@@ -39,6 +39,13 @@ import Testing
 
     @Test func hexRoundTripAndErrors() throws {
         #expect(Hex.encode([0x00, 0xab, 0xff]) == "00abff")
+        #expect(Hex.encode([UInt8]()) == "")
+        // Every byte value, from contiguous storage and from a sequence without it.
+        let all = (0...255).map { UInt8($0) }
+        let expected = all.map { String(format: "%02x", $0) }.joined()
+        #expect(Hex.encode(all) == expected)
+        #expect(Hex.encode(all.lazy.map { $0 }) == expected)
+        #expect(try Hex.decode(expected) == all)
         #expect(try Hex.decode("00ABff") == [0x00, 0xab, 0xff])
         #expect(throws: KindredCryptoError.malformed(format: "hex", reason: "odd length")) { try Hex.decode("abc") }
         #expect(throws: KindredCryptoError.malformed(format: "hex", reason: "invalid character")) { try Hex.decode("zz") }

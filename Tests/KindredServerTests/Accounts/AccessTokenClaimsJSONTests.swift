@@ -88,3 +88,30 @@ import Testing
         #expect(memory.claims(of: "c") == claims)
     }
 }
+
+/// Tokens are HS256 JWS over the claims: each signature is the one-shot HMAC of its own signing
+/// input (the codec signs by copying an HMAC keyed once, so every copy must start clean).
+@Suite struct AccessTokenSigningTests {
+    @Test func everySignatureIsTheOneShotHMACOfItsSigningInput() throws {
+        let key = SymmetricKey(size: .bits256)
+        let codec = AccessTokenCodec(keys: ["k1": key, "k0": SymmetricKey(size: .bits256)], currentKeyID: "k1")
+        for index in 0..<50 {
+            let token = codec.sign(AccessTokenClaimsJSONTests.claims(iat: 1_767_225_600 + Int64(index)))
+            let parts = token.split(separator: ".", omittingEmptySubsequences: false)
+            try #require(parts.count == 3)
+            let header = try #require(Data(base64URLEncoded: String(parts[0])))
+            #expect(String(decoding: header, as: UTF8.self) == #"{"alg":"HS256","kid":"k1","typ":"JWT"}"#)
+            let expected = HMAC<SHA256>.authenticationCode(for: Data("\(parts[0]).\(parts[1])".utf8), using: key)
+            #expect(try #require(Data(base64URLEncoded: String(parts[2]))) == Data(expected))
+        }
+    }
+}
+
+extension Data {
+    /// Base64url without padding, as JWS writes it.
+    fileprivate init?(base64URLEncoded text: String) {
+        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        self.init(base64Encoded: base64)
+    }
+}
