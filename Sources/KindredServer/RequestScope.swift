@@ -1,6 +1,7 @@
 import HTTPTypes
 import Hummingbird
 import Logging
+import NIOCore
 
 /// What a handler of the generated API needs to know about its request, bound to the task for
 /// the duration of the request (the generated handlers receive only their typed input).
@@ -10,12 +11,23 @@ struct RequestScope: Sendable {
 
     /// The app the request names (nil on the operational routes).
     var app: AppConfiguration?
-    /// The raw `Authorization` header.
-    var authorization: String?
-    /// The client's address (the peer, or from `X-Forwarded-For` behind a trusted proxy).
-    var clientAddress: String
+    /// The request's header fields.
+    var headers: HTTPFields
+    /// The TCP peer (nil in router tests, which have no socket).
+    var peer: SocketAddress?
+    /// The proxies whose `X-Forwarded-For` is believed.
+    var trustedProxies: TrustedProxies
     /// The request's logger, carrying its request id.
     var logger: Logger
+
+    /// The raw `Authorization` header.
+    var authorization: String? { headers.value(.authorization) }
+
+    /// The client's address: the peer, or from `X-Forwarded-For` behind a trusted proxy ("unknown"
+    /// without a socket). Worked out when asked for: only the rate-limited routes need it.
+    var clientAddress: String {
+        trustedProxies.clientAddress(peer: peer?.ipAddress, forwardedFor: headers[values: .xForwardedFor])
+    }
 
     /// The current request's scope.
     /// - Throws: `KindredError.internal` when called outside a request (a wiring bug).
@@ -29,28 +41,6 @@ struct RequestScope: Sendable {
     static func requireApp() throws -> AppConfiguration {
         guard let app = try require().app else { throw KindredError.missingApp }
         return app
-    }
-}
-
-/// Binds `RequestScope.current` for everything below it; the innermost middleware.
-struct RequestScopeMiddleware: RouterMiddleware {
-    typealias Context = KindredRequestContext
-
-    let trustedProxies: TrustedProxies
-
-    func handle(
-        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
-    ) async throws -> Response {
-        let address = trustedProxies.clientAddress(
-            peer: context.peerAddress, forwardedFor: request.headers[values: .xForwardedFor]
-        )
-        let scope = RequestScope(
-            app: context.app, authorization: request.headers[.authorization],
-            clientAddress: address, logger: context.logger
-        )
-        return try await RequestScope.$current.withValue(scope) {
-            try await next(request, context)
-        }
     }
 }
 

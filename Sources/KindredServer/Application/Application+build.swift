@@ -103,8 +103,9 @@ public struct KindredServerParts {
 
 /// Builds the router: the middleware chain, then the routes of the OpenAPI document.
 ///
-/// Middleware order (outermost first): request id → metrics → errors → body limit → app.
-/// Errors thrown anywhere below become the JSON envelope before metrics count them.
+/// One middleware (`KindredMiddleware`) runs before every route: request id, errors, body limit,
+/// app, request scope, then metrics and the log line. Errors thrown anywhere below become the
+/// JSON envelope before metrics count them.
 /// - Throws: when the signing keys cannot be loaded or the generated handlers registered.
 public func buildRouter(_ dependencies: Dependencies) async throws -> Router<KindredRequestContext> {
     try await buildServerParts(dependencies).router
@@ -114,12 +115,12 @@ public func buildRouter(_ dependencies: Dependencies) async throws -> Router<Kin
 /// - Throws: when the signing keys cannot be loaded or the generated handlers registered.
 public func buildServerParts(_ dependencies: Dependencies) async throws -> KindredServerParts {
     let router = Router(context: KindredRequestContext.self)
-    router.add(middleware: RequestIDMiddleware())
-    router.add(middleware: MetricsMiddleware(factory: PrometheusMetricsFactory(registry: dependencies.metrics)))
-    router.add(middleware: ErrorMiddleware())
-    router.add(middleware: BodyLimitMiddleware(limit: dependencies.maxBodySize))
-    router.add(middleware: AppMiddleware(registry: dependencies.apps))
-    router.add(middleware: RequestScopeMiddleware(trustedProxies: dependencies.auth.trustedProxies))
+    router.add(
+        middleware: KindredMiddleware(
+            metrics: PrometheusMetricsFactory(registry: dependencies.metrics), bodyLimit: dependencies.maxBodySize,
+            apps: dependencies.apps, trustedProxies: dependencies.auth.trustedProxies
+        )
+    )
     var tokens = try await makeTokenService(dependencies)
     let sessions = RealtimeSessions()
     tokens.sessions = sessions
