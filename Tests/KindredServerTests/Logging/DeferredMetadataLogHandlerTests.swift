@@ -27,6 +27,30 @@ import Testing
         #expect(logger[metadataKey: "request_id"] == "r-1")
     }
 
+    /// Three words, so a `Logger` holds it inline and a per-request entry copies no box; a copy's
+    /// entries, level and provider stay its own.
+    @Test func handlerFitsInALoggerAndCopiesAreIndependent() {
+        #expect(MemoryLayout<DeferredMetadataLogHandler>.size <= 3 * MemoryLayout<Int>.size)
+        let lines = Lines()
+        var first = Logger(label: "kindred") { label in
+            DeferredMetadataLogHandler(stream: StreamLogHandler(label: label, stream: lines, metadataProvider: nil))
+        }
+        first[metadataKey: "request_id"] = "r-1"
+        var second = first
+        second[metadataKey: "request_id"] = "r-2"
+        second.logLevel = .error
+        second.handler.metadataProvider = Logger.MetadataProvider { ["trace": "t-9"] }
+        first.info("one")
+        second.info("not written")
+        second.error("two")
+        let written = lines.text.withLock { $0 }.split(separator: "\n")
+        #expect(written.count == 2)
+        #expect(written.first?.hasSuffix(" info kindred: request_id=r-1 [KindredServerTests] one") == true)
+        #expect(written.last?.hasSuffix(" error kindred: request_id=r-2 trace=t-9 [KindredServerTests] two") == true)
+        #expect(first.logLevel == .info)
+        #expect(first.handler.metadataProvider == nil)
+    }
+
     @Test func levelIsTheStreamsLevel() {
         var handler = DeferredMetadataLogHandler.standardError(label: "kindred")
         handler.logLevel = .notice
