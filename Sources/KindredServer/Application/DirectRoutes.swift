@@ -70,9 +70,9 @@ struct DirectRoutes: Sendable {
 
     /// A 200 with a JSON body, headers as the generated server writes them.
     static func json(_ bytes: [UInt8], status: HTTPResponse.Status = .ok) -> Response {
-        Response(
-            status: status, headers: [.contentType: "application/json; charset=utf-8"],
-            body: .init(byteBuffer: ByteBuffer(bytes: bytes))
-        )
+        Response(status: status, headers: jsonHeaders, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }
+
+    /// Built once: a literal builds its fields (and checks each name) on every response.
+    private static let jsonHeaders: HTTPFields = [.contentType: "application/json; charset=utf-8"]
 }
