@@ -22,7 +22,17 @@ public final class StatementText: Sendable {
     /// literals or identifiers).
     public init(_ text: String) {
         pieces = text.split(separator: "?", omittingEmptySubsequences: false).map(String.init)
+        var sqlite = pieces[0]
+        for (index, piece) in pieces.enumerated().dropFirst() {
+            sqlite += "?\(index)" + piece
+        }
+        self.sqlite = SQLiteSQL(sqlite)
     }
+
+    /// The SQLite text when the statement runs alone (placeholders `?1, ?2, …`), with its hash:
+    /// the store's SQLite connections run it as it is, without SQLKit's serializer, and find its
+    /// kept statement without hashing the text again.
+    let sqlite: SQLiteSQL
 
     /// How many values each run binds.
     public var bindCount: Int { pieces.count - 1 }

@@ -1,4 +1,4 @@
-import KindredStore
+@testable import KindredStore
 import KindredTestSupport
 import SQLKit
 import Testing
@@ -39,6 +39,9 @@ import Testing
             switch backend {
             case .sqlite:
                 #expect(alone.sql == "SELECT ?1 AS a, ?2 AS b")
+                // The text SQLite connections run without the serializer is the serializer's.
+                #expect(statement.sqlite.text == alone.sql)
+                #expect(StatementText("SELECT 1").sqlite.text == "SELECT 1")
                 #expect(nested.sql == "?1; SELECT ?2 AS a, ?3 AS b")
             case .postgresql:
                 #expect(alone.sql == "SELECT $1 AS a, $2 AS b")

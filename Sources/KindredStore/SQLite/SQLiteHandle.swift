@@ -14,25 +14,40 @@ import VaporCSQLite
 /// looked at a bound value was re-prepared at every run (a tenth of `GET /v1/me`'s CPU). At most `statementCapacity` statements are kept,
 /// the least recently used one finalized first.
 ///
-/// The pool lends a handle to one borrower at a time, and every call runs on the store's thread
-/// pool; a lock still serializes the calls (one uncontended lock per statement), because a
-/// borrower may run statements of one session concurrently, on two threads of the pool, and two
-/// runs must never share a kept statement or the cache at once.
+/// The pool lends a handle to one borrower at a time; a lock still serializes the calls (one
+/// uncontended lock per statement), because a borrower may run statements of one session
+/// concurrently, on two threads, and two runs must never share a kept statement or the cache at
+/// once. Since that lock already keeps every call on the connection to one thread at a time, the
+/// connection is opened without SQLite's own mutex (`SQLITE_OPEN_NOMUTEX`, SQLite's
+/// "multi-thread" mode), which every `bind`, `step` and `column_*` call otherwise locks and
+/// unlocks.
+///
+/// Kept statements are found by their text's hash, worked out once per `SQLiteSQL` (once per
+/// program for a `StatementText`): the text of a join is hundreds of characters, and it was
+/// hashed three times per run.
 final class SQLiteHandle: @unchecked Sendable {
     /// How many prepared statements one connection keeps.
     static let statementCapacity = 256
 
     private let lock = NIOLock()
     private var raw: OpaquePointer?
-    private var statements: [String: CachedStatement] = [:]
+    private var statements: [SQLiteSQL: CachedStatement] = [:]
     private var uses: UInt64 = 0
 
-    private struct CachedStatement {
+    /// A kept statement (a class, so one lookup finds it for reading and updating).
+    private final class CachedStatement {
         let pointer: OpaquePointer
         var columns: SQLiteColumns
         /// SQLite's count of this statement's re-preparations when `columns` were read.
         var reprepares: Int32
         var lastUse: UInt64
+
+        init(pointer: OpaquePointer, columns: SQLiteColumns, reprepares: Int32, lastUse: UInt64) {
+            self.pointer = pointer
+            self.columns = columns
+            self.reprepares = reprepares
+            self.lastUse = lastUse
+        }
     }
 
     private static let initialized = NIOLockedValueBox(false)
@@ -48,7 +63,7 @@ final class SQLiteHandle: @unchecked Sendable {
                 done = true
             }
         }
-        let flags = SQLITE_OPEN_CREATE | SQLITE_OPEN_READWRITE | SQLITE_OPEN_FULLMUTEX | SQLITE_OPEN_URI
+        let flags = SQLITE_OPEN_CREATE | SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI
             | SQLITE_OPEN_EXRESCODE
         var handle: OpaquePointer?
         let code = sqlite_nio_sqlite3_open_v2(path, &handle, flags, nil)
@@ -78,13 +93,20 @@ final class SQLiteHandle: @unchecked Sendable {
     /// calling thread.
     /// - Throws: `SQLiteStatementError` from SQLite (the statement is reset and kept), or
     ///   `KindredStoreError.closed` after `close()`.
-    func run(_ sql: String, _ binds: [SQLiteData], _ onRow: (SQLiteResultRow) throws -> Void) throws {
+    func run(_ sql: SQLiteSQL, _ binds: [SQLiteData], _ onRow: (SQLiteResultRow) throws -> Void) throws {
         try lock.withLock { try runLocked(sql, binds, onRow) }
     }
 
-    private func runLocked(_ sql: String, _ binds: [SQLiteData], _ onRow: (SQLiteResultRow) throws -> Void) throws {
+    /// `run` with a text whose hash is worked out for this call.
+    func run(_ sql: String, _ binds: [SQLiteData], _ onRow: (SQLiteResultRow) throws -> Void) throws {
+        try run(SQLiteSQL(sql), binds, onRow)
+    }
+
+    private func runLocked(_ sql: SQLiteSQL, _ binds: [SQLiteData], _ onRow: (SQLiteResultRow) throws -> Void) throws {
         guard let raw else { throw KindredStoreError.closed }
-        var (statement, columns) = try prepared(sql, on: raw)
+        let cached = try prepared(sql, on: raw)
+        let statement = cached.pointer
+        var columns = cached.columns
         var columnsChecked = false
         defer {
             sqlite_nio_sqlite3_reset(statement)
@@ -100,7 +122,7 @@ final class SQLiteHandle: @unchecked Sendable {
             if !columnsChecked {
                 // A schema change since the last run re-prepared the statement inside `step`: its
                 // columns may have changed (`SELECT *` after `ALTER TABLE … ADD COLUMN`).
-                columns = refreshedColumns(sql, statement, columns)
+                columns = refreshedColumns(cached)
                 columnsChecked = true
             }
             var values: [SQLiteData] = []
@@ -129,19 +151,19 @@ final class SQLiteHandle: @unchecked Sendable {
     /// How many times SQLite re-prepared the kept statement of `sql`, or nil when none is kept
     /// (for tests).
     func reprepareCount(of sql: String) -> Int32? {
-        lock.withLock { statements[sql].map { Self.reprepares(of: $0.pointer) } }
+        lock.withLock { statements[SQLiteSQL(sql)].map { Self.reprepares(of: $0.pointer) } }
     }
 
     // MARK: Statements
 
-    private func prepared(_ sql: String, on raw: OpaquePointer) throws -> (OpaquePointer, SQLiteColumns) {
+    private func prepared(_ sql: SQLiteSQL, on raw: OpaquePointer) throws -> CachedStatement {
         uses &+= 1
         if let cached = statements[sql] {
-            statements[sql]?.lastUse = uses
-            return (cached.pointer, cached.columns)
+            cached.lastUse = uses
+            return cached
         }
         var statement: OpaquePointer?
-        let code = sqlite_nio_sqlite3_prepare_v3(raw, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
+        let code = sqlite_nio_sqlite3_prepare_v3(raw, sql.text, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
         guard code == SQLITE_OK, let statement else {
             throw SQLiteStatementError(code: code, message: Self.message(raw, code))
         }
@@ -150,19 +172,20 @@ final class SQLiteHandle: @unchecked Sendable {
             sqlite_nio_sqlite3_finalize(oldest.value.pointer)
             statements[oldest.key] = nil
         }
-        statements[sql] = CachedStatement(
+        let cached = CachedStatement(
             pointer: statement, columns: columns, reprepares: Self.reprepares(of: statement), lastUse: uses
         )
-        return (statement, columns)
+        statements[sql] = cached
+        return cached
     }
 
-    private func refreshedColumns(_ sql: String, _ statement: OpaquePointer, _ columns: SQLiteColumns) -> SQLiteColumns {
-        let count = Self.reprepares(of: statement)
-        guard let cached = statements[sql], cached.reprepares != count else { return columns }
-        let fresh = Self.columns(of: statement)
-        statements[sql]?.columns = fresh
-        statements[sql]?.reprepares = count
-        return fresh
+    /// The statement's columns, read again if SQLite re-prepared it since they were read.
+    private func refreshedColumns(_ cached: CachedStatement) -> SQLiteColumns {
+        let count = Self.reprepares(of: cached.pointer)
+        guard cached.reprepares != count else { return cached.columns }
+        cached.columns = Self.columns(of: cached.pointer)
+        cached.reprepares = count
+        return cached.columns
     }
 
     private static func columns(of statement: OpaquePointer) -> SQLiteColumns {
@@ -242,6 +265,24 @@ final class SQLiteHandle: @unchecked Sendable {
 
     private static func describe(_ code: Int32) -> String {
         sqlite_nio_sqlite3_errstr(code).map { String(cString: $0) } ?? "SQLite error \(code)"
+    }
+}
+
+/// An SQL text and its hash, worked out once: the key of a connection's kept statements.
+struct SQLiteSQL: Hashable, Sendable {
+    let text: String
+    private let hash: Int
+
+    init(_ text: String) {
+        self.text = text
+        hash = text.hashValue
+    }
+
+    func hash(into hasher: inout Hasher) { hasher.combine(hash) }
+
+    static func == (lhs: SQLiteSQL, rhs: SQLiteSQL) -> Bool {
+        // Texts sharing one storage (a `StatementText`'s, every run) compare without reading it.
+        lhs.hash == rhs.hash && lhs.text == rhs.text
     }
 }
 

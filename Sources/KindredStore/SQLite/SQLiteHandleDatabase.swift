@@ -39,8 +39,17 @@ struct SQLiteHandleDatabase: SQLDatabase {
     }
 
     func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) async throws {
-        let (sql, rawBinds) = serialize(query)
-        let binds = try rawBinds.map { try Self.encodeCommon($0) ?? encoder.encode($0) }
+        let sql: SQLiteSQL
+        let binds: [SQLiteData]
+        if let statement = query as? StatementText.Bound {
+            // Written once, its text and hash at hand (`StatementText.sqlite`).
+            sql = statement.statement.sqlite
+            binds = try statement.values.map { try Self.encodeCommon($0) ?? encoder.encode($0) }
+        } else {
+            let (text, rawBinds) = serialize(query)
+            sql = SQLiteSQL(text)
+            binds = try rawBinds.map { try Self.encodeCommon($0) ?? encoder.encode($0) }
+        }
         let handle = handle
         let decoder = decoder
         guard offloads else {
