@@ -11,28 +11,96 @@ public struct AppConfiguration: Sendable, Equatable {
         case google
     }
 
+    /// The values, in one shared immutable box: every request copies its app's configuration
+    /// several times (context, request scope, handlers), and a copy of the eleven fields retained
+    /// and released each string and array in them, on objects every request on every core shares.
+    /// A copy is now one reference; a setter (configuration time only) makes a new box.
+    private final class Box: Sendable {
+        let values: Values
+        init(_ values: Values) { self.values = values }
+    }
+
+    private struct Values: Sendable, Equatable {
+        var id: AppID
+        var displayName: String
+        var enabled: Bool
+        var storesEmail: Bool
+        var authProviders: [AuthProvider]
+        var appleAudiences: [String]
+        var googleAudiences: [String]
+        var appleJWKS: JWKSSource = IdentityProvider.apple.defaultJWKS
+        var googleJWKS: JWKSSource = IdentityProvider.google.defaultJWKS
+        var apns: APNsSettings? = nil
+        var fcm: FCMSettings? = nil
+    }
+
+    private var box: Box
+
+    private mutating func update(_ change: (inout Values) -> Void) {
+        var values = box.values
+        change(&values)
+        box = Box(values)
+    }
+
+    public static func == (lhs: AppConfiguration, rhs: AppConfiguration) -> Bool {
+        lhs.box === rhs.box || lhs.box.values == rhs.box.values
+    }
+
     /// The app.
-    public var id: AppID
+    public var id: AppID {
+        get { box.values.id }
+        set { update { $0.id = newValue } }
+    }
     /// The name shown to people (admin pages, e-mails).
-    public var displayName: String
+    public var displayName: String {
+        get { box.values.displayName }
+        set { update { $0.displayName = newValue } }
+    }
     /// Whether the deployment serves it; requests for a disabled app get `app_disabled`.
-    public var enabled: Bool
+    public var enabled: Bool {
+        get { box.values.enabled }
+        set { update { $0.enabled = newValue } }
+    }
     /// Whether the server may keep the user's e-mail address (false for Ex-Eraser).
-    public var storesEmail: Bool
+    public var storesEmail: Bool {
+        get { box.values.storesEmail }
+        set { update { $0.storesEmail = newValue } }
+    }
     /// The sign-in methods the app accepts.
-    public var authProviders: [AuthProvider]
+    public var authProviders: [AuthProvider] {
+        get { box.values.authProviders }
+        set { update { $0.authProviders = newValue } }
+    }
     /// The accepted `aud` values of Apple identity tokens.
-    public var appleAudiences: [String]
+    public var appleAudiences: [String] {
+        get { box.values.appleAudiences }
+        set { update { $0.appleAudiences = newValue } }
+    }
     /// The accepted `aud` values of Google identity tokens.
-    public var googleAudiences: [String]
+    public var googleAudiences: [String] {
+        get { box.values.googleAudiences }
+        set { update { $0.googleAudiences = newValue } }
+    }
     /// Where Apple's signing keys come from (Apple's URL by default).
-    public var appleJWKS: JWKSSource = IdentityProvider.apple.defaultJWKS
+    public var appleJWKS: JWKSSource {
+        get { box.values.appleJWKS }
+        set { update { $0.appleJWKS = newValue } }
+    }
     /// Where Google's signing keys come from (Google's URL by default).
-    public var googleJWKS: JWKSSource = IdentityProvider.google.defaultJWKS
+    public var googleJWKS: JWKSSource {
+        get { box.values.googleJWKS }
+        set { update { $0.googleJWKS = newValue } }
+    }
     /// APNs credentials; pushes to APNs tokens are logged, not sent, when nil.
-    public var apns: APNsSettings?
+    public var apns: APNsSettings? {
+        get { box.values.apns }
+        set { update { $0.apns = newValue } }
+    }
     /// FCM credentials; pushes to FCM tokens are logged, not sent, when nil.
-    public var fcm: FCMSettings?
+    public var fcm: FCMSettings? {
+        get { box.values.fcm }
+        set { update { $0.fcm = newValue } }
+    }
 
     /// Creates an app configuration.
     public init(
@@ -40,13 +108,12 @@ public struct AppConfiguration: Sendable, Equatable {
         authProviders: [AuthProvider] = AuthProvider.allCases,
         appleAudiences: [String], googleAudiences: [String]
     ) {
-        self.id = id
-        self.displayName = displayName
-        self.enabled = enabled
-        self.storesEmail = storesEmail
-        self.authProviders = authProviders
-        self.appleAudiences = appleAudiences
-        self.googleAudiences = googleAudiences
+        box = Box(
+            Values(
+                id: id, displayName: displayName, enabled: enabled, storesEmail: storesEmail,
+                authProviders: authProviders, appleAudiences: appleAudiences, googleAudiences: googleAudiences
+            )
+        )
     }
 
     /// The development default of an app: enabled, Apple and Google sign-in with placeholder
