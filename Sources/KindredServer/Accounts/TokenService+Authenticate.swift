@@ -66,10 +66,16 @@ extension TokenService {
     /// a bearer token.
     static func bearerToken(in authorization: String) -> String? {
         let bytes = authorization.utf8
-        guard bytes.count > 7 else { return nil }
-        let lowercased = { (byte: UInt8) in (0x41...0x5A).contains(byte) ? byte | 0x20 : byte }
-        guard bytes.prefix(7).elementsEqual("bearer ".utf8, by: { lowercased($0) == $1 }) else { return nil }
-        return String(Substring(bytes.dropFirst(7).drop(while: { $0 == UInt8(ascii: " ") })))
+        var index = bytes.startIndex
+        for expected in "bearer ".utf8 {
+            guard index < bytes.endIndex else { return nil }
+            let byte = bytes[index]
+            guard ((0x41...0x5A).contains(byte) ? byte | 0x20 : byte) == expected else { return nil }
+            bytes.formIndex(after: &index)
+        }
+        guard index < bytes.endIndex else { return nil }
+        while index < bytes.endIndex, bytes[index] == UInt8(ascii: " ") { bytes.formIndex(after: &index) }
+        return String(authorization[index...])
     }
 
     // MARK: - The query
