@@ -27,7 +27,7 @@ public struct InternetDateTranscoder: DateTranscoder {
         let (year, month, dayOfMonth) = Self.civil(daysSince1970: day)
         guard (0...9999).contains(year) else { return try fallback.encode(date) }
         // Written straight into the string's storage: appending each part as a string of its own
-        // was most of the cost of the two dates in every `GET /v1/me`.
+        // was most of the cost of the date in every `GET /v1/me` answer.
         return String(unsafeUninitializedCapacity: 20) { text in
             func put(_ value: Int64, _ digits: Int, at offset: Int) {
                 var value = value

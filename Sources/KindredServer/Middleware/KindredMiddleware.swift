@@ -31,8 +31,9 @@ extension HTTPField.Name {
 ///
 /// These were six middlewares, one per step. Each layer of Hummingbird's chain is a few async
 /// calls (the responder, the middleware, the `next` closure and its thunks), each entered through
-/// an executor check, plus a copy of the context: about 45 of the 76 executor checks and a fifth
-/// of the server's work on `GET /health`. One layer does the same steps in the same order.
+/// an executor check, plus a copy of the context. Counted per request with uprobes on the
+/// concurrency runtime: `GET /health` made 76 executor checks against the bare server's 31, and
+/// one layer took `GET /v1/me` from 87 to 52. It does the same steps in the same order.
 struct KindredMiddleware: RouterMiddleware {
     typealias Context = KindredRequestContext
 
