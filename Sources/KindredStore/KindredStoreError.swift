@@ -9,12 +9,20 @@ public enum KindredStoreError: Error, Equatable, Sendable, CustomStringConvertib
     case connectionFailed(String)
     /// A statement failed; the text names the operation, not the bound values.
     case queryFailed(String)
-    /// Two migrations in the code share a name.
+    /// Two migrations in the code share a name, in the same domain or in two domains.
     case duplicateMigrationName(String)
-    /// The database has applied migrations this build does not know (a newer build ran on it).
+    /// Two migration domains in the code share a name.
+    case duplicateMigrationDomain(String)
+    /// The database has applied migrations this build does not know, or recorded them under a
+    /// domain this build does not have (a newer build ran on it). Names in the database's order.
     case unknownAppliedMigrations([String])
-    /// The applied migrations are not a prefix of the code's list, in order.
-    case migrationOrderMismatch(position: Int, expected: String, applied: String)
+    /// The migrations a domain has applied are not, in order, a prefix of that domain's list:
+    /// at `position` (from 1) the database has `applied` (empty when it skipped that position)
+    /// where the code expects `expected`.
+    case migrationOrderMismatch(domain: String, position: Int, expected: String, applied: String)
+    /// The database recorded migration `name` under domain `recorded`, but the code lists it
+    /// in domain `expected`: a migration never moves to another domain once shipped.
+    case migrationInWrongDomain(name: String, recorded: String, expected: String)
     /// A migration's `up` failed; its transaction was rolled back.
     case migrationFailed(name: String, reason: String)
     /// A rate-limit check with a non-positive limit or window.
@@ -30,10 +38,14 @@ public enum KindredStoreError: Error, Equatable, Sendable, CustomStringConvertib
         case .connectionFailed(let why): "database connection failed: \(why)"
         case .queryFailed(let why): "database query failed: \(why)"
         case .duplicateMigrationName(let name): "two migrations are named \(name)"
+        case .duplicateMigrationDomain(let name): "two migration domains are named \(name)"
         case .unknownAppliedMigrations(let names):
             "the database has migrations this build does not know: \(names.joined(separator: ", "))"
-        case .migrationOrderMismatch(let position, let expected, let applied):
-            "migration \(position + 1) applied to the database is \(applied), the code expects \(expected)"
+        case .migrationOrderMismatch(let domain, let position, let expected, let applied):
+            "migration \(position) of domain \(domain) applied to the database is \(applied.isEmpty ? "missing" : applied), "
+                + "the code expects \(expected)"
+        case .migrationInWrongDomain(let name, let recorded, let expected):
+            "migration \(name) is recorded in domain \(recorded), the code has it in domain \(expected)"
         case .migrationFailed(let name, let reason): "migration \(name) failed and was rolled back: \(reason)"
         case .invalidRateLimit(let why): "invalid rate limit: \(why)"
         case .closed: "the database is closed"

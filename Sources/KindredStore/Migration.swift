@@ -1,9 +1,11 @@
 import SQLKit
 
-/// One named, append-only step of the schema. Once shipped, a migration is never edited or
-/// removed; a change is a new migration at the end of the list.
+/// One named, append-only step of the schema. Once shipped, a migration is never edited,
+/// removed or moved to another domain; a change is a new migration at the end of its domain's
+/// list (`MigrationDomain`).
 public struct Migration: Sendable {
-    /// The unique, permanent name stored in `kindred_migrations` (e.g. `0001_rate_limit_events`).
+    /// The permanent name stored in `kindred_schema_migrations` (e.g. `0001_rate_limit_events`),
+    /// unique across every domain.
     public let name: String
     /// Applies the step. It runs inside the migrator's transaction.
     public let up: @Sendable (any SQLDatabase) async throws -> Void
@@ -24,4 +26,7 @@ public enum StoreMigrations {
     public static let all: [Migration] = [
         RateLimiter.migration,
     ]
+
+    /// KindredStore's migrations as the domain `store`, the first a server passes to `Migrator`.
+    public static let domain = MigrationDomain("store", all)
 }

@@ -26,10 +26,13 @@ import Testing
             #expect(try await migrator.migrate(database, clock: clock) == ["0001_widgets", "0002_gadgets"])
             let applied = try await migrator.applied(on: database)
             #expect(applied.map(\.name) == ["0001_widgets", "0002_gadgets"])
+            #expect(applied.map(\.domain) == [Migrator.defaultDomain, Migrator.defaultDomain])
             #expect(applied.map(\.sequence) == [1, 2])
             #expect(applied.allSatisfy { $0.appliedAt == clock.now() })
             #expect(await database.sql.tableExists("widgets"))
             #expect(await database.sql.tableExists("gadgets"))
+            #expect(await database.sql.tableExists("kindred_schema_migrations"))
+            #expect(await !database.sql.tableExists("kindred_migrations"))
         }
     }
 
@@ -66,7 +69,9 @@ import Testing
             try await Migrator([Self.widgets]).migrate(database)
             let reordered = try Migrator([Self.gadgets, Self.widgets])
             await #expect(
-                throws: KindredStoreError.migrationOrderMismatch(position: 0, expected: "0002_gadgets", applied: "0001_widgets")
+                throws: KindredStoreError.migrationOrderMismatch(
+                    domain: "main", position: 1, expected: "0002_gadgets", applied: "0001_widgets"
+                )
             ) {
                 try await reordered.migrate(database)
             }
@@ -97,9 +102,10 @@ import Testing
     @Test(arguments: Backend.all)
     func storeMigrationsApply(backend: Backend) async throws {
         try await TestDatabases.with(backend) { database in
-            let migrator = try Migrator(StoreMigrations.all)
+            let migrator = try Migrator([StoreMigrations.domain])
             #expect(try await migrator.migrate(database) == ["0001_rate_limit_events"])
             #expect(try await database.sql.count("kindred_rate_limit_events") == 0)
+            #expect(try await migrator.applied(on: database).map(\.domain) == ["store"])
         }
     }
 }
