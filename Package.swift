@@ -7,6 +7,32 @@ let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
 ]
 
+/// What every domain target stands on: the core, the store and the libraries its handlers use.
+let domainDependencies: [Target.Dependency] = [
+    "KindredServerCore",
+    "KindredStore",
+    "KindredCrypto",
+    .product(name: "Hummingbird", package: "hummingbird"),
+    .product(name: "NIOCore", package: "swift-nio"),
+    .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+    .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+    .product(name: "Logging", package: "swift-log"),
+    .product(name: "SQLKit", package: "sql-kit"),
+    .product(name: "HTTPTypes", package: "swift-http-types"),
+]
+
+/// The packages every server test target (and their support target) builds on.
+let serverTestProducts: [Target.Dependency] = [
+    .product(name: "SQLKit", package: "sql-kit"),
+    .product(name: "Hummingbird", package: "hummingbird"),
+    .product(name: "HummingbirdTesting", package: "hummingbird"),
+    .product(name: "HTTPTypes", package: "swift-http-types"),
+    .product(name: "Logging", package: "swift-log"),
+    .product(name: "NIOCore", package: "swift-nio"),
+    .product(name: "Prometheus", package: "swift-prometheus"),
+    .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+]
+
 let package = Package(
     name: "Kindred",
     // macOS 15: swift-configuration (the server's settings) needs it; the server ships on Linux.
@@ -15,6 +41,11 @@ let package = Package(
         .library(name: "KindredCrypto", targets: ["KindredCrypto"]),
         .library(name: "KindredAPI", targets: ["KindredAPI"]),
         .library(name: "KindredStore", targets: ["KindredStore"]),
+        .library(name: "CloserAPI", targets: ["CloserAPI"]),
+        .library(name: "KindredServerCore", targets: ["KindredServerCore"]),
+        .library(name: "CloserServer", targets: ["CloserServer"]),
+        .library(name: "BillingServer", targets: ["BillingServer"]),
+        .library(name: "AdminConsole", targets: ["AdminConsole"]),
         .library(name: "KindredServer", targets: ["KindredServer"]),
         .library(name: "KindredClient", targets: ["KindredClient"]),
         .library(name: "CloserKit", targets: ["CloserKit"]),
@@ -33,6 +64,14 @@ let package = Package(
         .package(url: "https://github.com/vapor/sql-kit.git", from: "3.36.0"),
         .package(url: "https://github.com/vapor/sqlite-kit.git", from: "4.5.2"),
         .package(url: "https://github.com/vapor/postgres-kit.git", from: "2.17.0"),
+        // Pinned exactly: KindredStore imports sqlite-nio's `VaporCSQLite` module (a target, not a
+        // product) to call its bundled SQLite's `sqlite_nio_sqlite3_*` functions on the handles it
+        // keeps (prepared statements, WAL checkpoints, connection flags), and CKindredSQLite
+        // declares one of them (`sqlite_nio_sqlite3_db_config`) itself. Those names are sqlite-nio's
+        // internals: a new version is taken only after re-checking them (docs/server.md).
+        .package(url: "https://github.com/vapor/sqlite-nio.git", exact: "1.13.2"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
+        .package(url: "https://github.com/vapor/async-kit.git", from: "1.22.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
@@ -61,7 +100,16 @@ let package = Package(
         .target(
             name: "KindredAPI",
             dependencies: [.product(name: "OpenAPIRuntime", package: "swift-openapi-runtime")],
-            // The document is also served as-is by `GET /openapi.yaml` (OpenAPIDocument.load()).
+            // The document is also served as-is by `GET /openapi/core.yaml` (OpenAPIDocument.load()).
+            resources: [.copy("openapi.yaml")],
+            swiftSettings: swiftSettings,
+            plugins: [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")]
+        ),
+        // Closer's contract: its own OpenAPI document, types, server protocol and client, so a YAML
+        // edit regenerates only this module and the iOS app links only its app's contract.
+        .target(
+            name: "CloserAPI",
+            dependencies: [.product(name: "OpenAPIRuntime", package: "swift-openapi-runtime")],
             resources: [.copy("openapi.yaml")],
             swiftSettings: swiftSettings,
             plugins: [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")]
@@ -74,6 +122,9 @@ let package = Package(
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "SQLiteKit", package: "sqlite-kit"),
                 .product(name: "PostgresKit", package: "postgres-kit"),
+                .product(name: "SQLiteNIO", package: "sqlite-nio"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "AsyncKit", package: "async-kit"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -84,9 +135,12 @@ let package = Package(
         ),
         // One C call KindredStore needs from SQLiteNIO's bundled SQLite (a variadic function).
         .target(name: "CKindredSQLite"),
-        // The Hummingbird 2 application: router, middleware, endpoints.
+        // The platform every domain stands on: apps and configuration plumbing, middleware and
+        // transport, the error envelope, accounts and tokens, jobs, the work queue, realtime,
+        // notifications and push, the user-data registry, and `ServerDomain`, the protocol a
+        // domain plugs in through. It never imports a domain (scripts/check-layering).
         .target(
-            name: "KindredServer",
+            name: "KindredServerCore",
             dependencies: [
                 "KindredAPI",
                 "KindredCrypto",
@@ -104,13 +158,71 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "SQLKit", package: "sql-kit"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // Closer's server side: pairing, the catalog, daily questions, sealed answers, reveal, threads.
+        .target(
+            name: "CloserServer",
+            dependencies: [
+                "CloserAPI",
+            ] + domainDependencies,
+            // Closer's bundled question catalog, loaded at start (CloserCatalog.bundledDocument()).
+            resources: [.copy("Catalog/closer-catalog.json")],
+            swiftSettings: swiftSettings
+        ),
+        // Billing: RevenueCat and Stripe webhooks into an append-only plan history, syncs, and the
+        // core's `Entitlements` for every app. Its client routes are in the core contract.
+        .target(
+            name: "BillingServer",
+            dependencies: [
+                "KindredAPI",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ] + domainDependencies,
+            swiftSettings: swiftSettings
+        ),
+        // The operators' web console: server-rendered pages over the core and, through protocols,
+        // the domains (billing's subscriptions).
+        .target(
+            name: "AdminConsole",
+            dependencies: [
+                .product(name: "Mustache", package: "swift-mustache"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ] + domainDependencies,
+            // The console's mustache templates and style sheet.
+            resources: [.copy("Templates")],
+            swiftSettings: swiftSettings
+        ),
+        // The composition root: settings, `buildApplication`, the list of domains and the adapters
+        // between them (billing as the `Entitlements` Closer consumes, billing's administration as
+        // the console's subscription directory).
+        .target(
+            name: "KindredServer",
+            dependencies: [
+                "KindredServerCore",
+                "CloserServer",
+                "BillingServer",
+                "AdminConsole",
+                "KindredAPI",
+                "CloserAPI",
+                "KindredCrypto",
+                "KindredStore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "SystemPackage", package: "swift-system"),
-                .product(name: "Mustache", package: "swift-mustache"),
             ],
-            // Closer's bundled question catalog, loaded at start (CloserCatalog.bundledDocument()),
-            // and the admin console's mustache templates and style sheet.
-            resources: [.copy("Closer/Catalog/closer-catalog.json"), .copy("Admin/Templates")],
             swiftSettings: swiftSettings
         ),
         // The device side of the HTTP contract: the generated client and a session that keeps,
@@ -136,6 +248,7 @@ let package = Package(
                 "KindredCrypto",
                 "KindredClient",
                 "KindredAPI",
+                "CloserAPI",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
@@ -146,6 +259,12 @@ let package = Package(
             name: "kindred",
             dependencies: [
                 "CloserKit",
+                "CloserAPI",
+                "KindredAPI",
+                "KindredServerCore",
+                "CloserServer",
+                "BillingServer",
+                "AdminConsole",
                 "KindredClient",
                 "KindredCrypto",
                 "KindredStore",
@@ -195,7 +314,7 @@ let package = Package(
         .executableTarget(
             name: "kindred-push-bench",
             dependencies: [
-                "KindredServer", "KindredStore", "KindredTestSupport",
+                "KindredServer", "KindredServerCore", "CloserServer", "KindredStore", "KindredTestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -209,7 +328,7 @@ let package = Package(
         .executableTarget(
             name: "kindred-closer-assign-bench",
             dependencies: [
-                "KindredServer", "KindredStore",
+                "KindredServer", "KindredServerCore", "CloserServer", "KindredStore",
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -228,7 +347,7 @@ let package = Package(
             name: "kindred-realtime-bench",
             dependencies: [
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                "KindredServer", "KindredStore", "KindredAPI",
+                "KindredServer", "KindredServerCore", "CloserServer", "KindredStore", "KindredAPI",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
@@ -251,6 +370,21 @@ let package = Package(
             path: "Benchmarks/CloserBench",
             swiftSettings: swiftSettings
         ),
+        // The example domain of docs/architecture.md ("Adding a domain"): a migration, a route in its
+        // own contract, a job and a user-data entry, in one folder; the server tests register it.
+        .target(
+            name: "ExampleServer",
+            dependencies: [
+                "KindredServerCore",
+                "KindredStore",
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "SQLKit", package: "sql-kit"),
+            ],
+            path: "Tests/ExampleServer",
+            resources: [.copy("openapi.yaml")],
+            swiftSettings: swiftSettings,
+            plugins: [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")]
+        ),
         // One conformance suite that runs against SQLite and PostgreSQL.
         .testTarget(
             name: "KindredStoreTests",
@@ -259,9 +393,95 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // What the server's test targets share: `TestApplication` (the server's router on a test
+        // database), the accounts test client, policy callers, fixtures and the platform helpers.
+        .target(
+            name: "KindredServerTestSupport",
+            dependencies: [
+                "KindredTestSupport",
+                "KindredServer",
+                "KindredServerCore",
+                "BillingServer",
+                "CloserServer",
+                "AdminConsole",
+                "KindredAPI",
+                "KindredStore",
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
+            ] + serverTestProducts,
+            path: "Tests/KindredServerTestSupport",
+            swiftSettings: swiftSettings
+        ),
+        // The core: accounts, middleware, jobs, queue, realtime, notifications and the home page.
+        .testTarget(
+            name: "KindredServerCoreTests",
+            dependencies: [
+                "KindredServerTestSupport",
+                "KindredTestSupport",
+                "KindredServerCore",
+                "KindredServer",
+                "KindredAPI",
+                "KindredStore",
+                "KindredCrypto",
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ] + serverTestProducts,
+            swiftSettings: swiftSettings
+        ),
+        // Closer's server side, through the server's router.
+        .testTarget(
+            name: "CloserServerTests",
+            dependencies: [
+                "KindredServerTestSupport", "KindredTestSupport", "CloserServer", "KindredServerCore", "KindredServer",
+                "CloserAPI", "KindredStore", "KindredCrypto",
+            ] + serverTestProducts,
+            swiftSettings: swiftSettings
+        ),
+        // Billing: webhooks, the inbox, the ledger, syncs and entitlements.
+        .testTarget(
+            name: "BillingServerTests",
+            dependencies: [
+                "KindredServerTestSupport", "KindredTestSupport", "BillingServer", "KindredServerCore", "KindredServer",
+                "KindredAPI", "KindredStore",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ] + serverTestProducts,
+            swiftSettings: swiftSettings
+        ),
+        // The operators' console: login, sessions, pages and forms.
+        .testTarget(
+            name: "AdminConsoleTests",
+            dependencies: [
+                "KindredServerTestSupport", "KindredTestSupport", "AdminConsole", "KindredServerCore", "KindredServer",
+                "KindredAPI", "KindredStore",
+            ] + serverTestProducts,
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "KindredServerTests",
             dependencies: [
+                "KindredServerTestSupport",
+                "KindredServerCore",
+                "CloserServer",
+                "BillingServer",
+                "AdminConsole",
+                "ExampleServer",
+                "KindredAPI",
+                "CloserAPI",
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "NIOHTTP2", package: "swift-nio-http2"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -295,6 +515,7 @@ let package = Package(
             name: "KindredClientTests",
             dependencies: [
                 "KindredClient",
+                "KindredAPI",
                 "KindredTestSupport",
                 "kindred",
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
@@ -311,6 +532,8 @@ let package = Package(
             name: "CloserKitTests",
             dependencies: [
                 "CloserKit",
+                "CloserAPI",
+                "KindredAPI",
                 "KindredCrypto",
                 "KindredClient",
                 "KindredStore",

@@ -1,5 +1,7 @@
 import Foundation
+import CloserServer
 import KindredServer
+import KindredServerCore
 import KindredStore
 import Logging
 import SQLKit

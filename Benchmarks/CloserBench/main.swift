@@ -32,7 +32,7 @@ func makeDevice(_ name: String) throws -> CloserDevice {
     let secure = InMemorySecureStore()
     let session = KindredSession(serverURL: server, app: .closer, store: MemoryTokenStore())
     let pending = try PendingKeyStore(url: folder.appendingPathComponent("\(name).sqlite"), secureStore: secure)
-    return CloserDevice(session: session, secureStore: secure, pending: pending, kdfParameters: setupParameters)
+    return CloserDevice(session: session, secureStore: secure, pending: pending, platform: .linux, kdfParameters: setupParameters)
 }
 
 /// Runs `body` for 0..<count, at most `width` at a time.

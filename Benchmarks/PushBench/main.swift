@@ -1,7 +1,9 @@
 import AsyncHTTPClient
 import Crypto
 import Foundation
+import CloserServer
 import KindredServer
+import KindredServerCore
 import KindredStore
 import KindredTestSupport
 import Logging

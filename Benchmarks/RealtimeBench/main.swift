@@ -6,7 +6,9 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdWSClient
 import KindredAPI
+import CloserServer
 import KindredServer
+import KindredServerCore
 import KindredStore
 import Logging
 import NIOCore
@@ -133,7 +135,7 @@ var dependencies = Dependencies(
 )
 dependencies.channelAuthorizers.register(kind: "bench", AllowAll())
 dependencies.logger = logger
-let parts = try await buildServerParts(dependencies)
+let parts = try await buildServerParts(dependencies, settings: DomainSettings())
 let kindredPort = try freePort()
 let kindred = Application(
     router: parts.router, server: parts.serverBuilder,

@@ -2,8 +2,9 @@ import Foundation
 
 /// The OpenAPI document this module's types, server protocol and client are generated from.
 ///
-/// The server answers `GET /openapi.yaml` with exactly these bytes, so the served contract is
-/// the one the code was built from. The file is a bundle resource of this module.
+/// The server answers `GET /openapi/core.yaml` with exactly these bytes, so the served contract is
+/// the one the code was built from (`GET /openapi.yaml` serves it merged with every domain's).
+/// The file is a bundle resource of this module.
 public enum OpenAPIDocument {
     /// Errors reading the bundled document.
     public enum LoadError: Error, CustomStringConvertible {

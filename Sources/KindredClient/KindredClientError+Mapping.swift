@@ -1,3 +1,4 @@
+import KindredAPI
 import OpenAPIRuntime
 
 extension KindredClientError {

@@ -1,4 +1,4 @@
-import KindredAPI
+import CloserAPI
 import Synchronization
 
 /// What a device keeps between requests, as a phone app keeps it in memory: the couple

@@ -1,4 +1,4 @@
-import KindredAPI
+import CloserAPI
 import KindredClient
 
 /// What a gentle reminder did.

@@ -1,5 +1,5 @@
 import Foundation
-import KindredAPI
+import CloserAPI
 import KindredClient
 import KindredCrypto
 

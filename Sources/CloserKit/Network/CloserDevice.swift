@@ -1,4 +1,5 @@
 import Foundation
+import CloserAPI
 import KindredAPI
 import KindredClient
 import KindredCrypto
@@ -18,7 +19,7 @@ public struct CloserDevice: Sendable {
     /// Argon2id parameters for new wraps and invites (`.closer` in production).
     public let kdfParameters: CloserKDFParameters
     /// The platform this device reports with its public key.
-    public let platform: Components.Schemas.CloserDeviceKeyUpload.PlatformPayload
+    public let platform: CloserAPI.Components.Schemas.CloserDeviceKeyUpload.PlatformPayload
     /// The couple and device keys this device remembers, and its request count.
     public let cache: CloserCache
     /// The clock (answers and pending rows are stamped with it).
@@ -29,13 +30,14 @@ public struct CloserDevice: Sendable {
     ///   - session: the account's session for the `closer` app.
     ///   - secureStore: the device's secure store.
     ///   - pending: the pending-key store.
+    ///   - platform: what the device key says it runs on (`.ios` in the app; no default, so a
+    ///     build for a phone cannot publish its key as Linux's by omission).
     ///   - kdfParameters: Argon2id parameters for wraps and invites this device makes.
-    ///   - platform: what the device key says it runs on.
     ///   - cache: what the device remembers between requests (a new, empty one by default).
     ///   - now: the clock.
     public init(session: KindredSession, secureStore: any SecureStore, pending: PendingKeyStore,
+                platform: CloserAPI.Components.Schemas.CloserDeviceKeyUpload.PlatformPayload,
                 kdfParameters: CloserKDFParameters = .closer,
-                platform: Components.Schemas.CloserDeviceKeyUpload.PlatformPayload = .linux,
                 cache: CloserCache = CloserCache(),
                 now: @escaping @Sendable () -> Date = { Date() }) {
         self.cache = cache
@@ -47,8 +49,9 @@ public struct CloserDevice: Sendable {
         self.now = now
     }
 
-    /// A device whose secrets live in a profile folder: `secure-store.bin` (key file, or
-    /// `KINDRED_PROFILE_PASSPHRASE` from `environment`) and `closer-pending.sqlite`.
+    /// A Linux device whose secrets live in a profile folder: `secure-store.bin` (key file, or
+    /// `KINDRED_PROFILE_PASSPHRASE` from `environment`) and `closer-pending.sqlite` (the
+    /// `kindred closer` phones).
     /// - Throws: `CloserKitError.secureStore` / `.pendingStore` when they cannot be opened.
     public static func profile(at folder: URL, session: KindredSession, environment: [String: String],
                                kdfParameters: CloserKDFParameters = .closer) throws(CloserKitError) -> CloserDevice {
@@ -59,11 +62,14 @@ public struct CloserDevice: Sendable {
         }
         let store = FileSecureStore(profileDirectory: folder, environment: environment)
         let pending = try PendingKeyStore(url: folder.appendingPathComponent(PendingKeyStore.fileName), secureStore: store)
-        return CloserDevice(session: session, secureStore: store, pending: pending, kdfParameters: kdfParameters)
+        return CloserDevice(session: session, secureStore: store, pending: pending, platform: .linux, kdfParameters: kdfParameters)
     }
 
     /// The `X-Kindred-App` header value.
-    var app: Components.Schemas.AppID { session.app }
+    var app: CloserAPI.Components.Schemas.AppID {
+        // The same enumeration in both contracts (a shared component, kept identical by a test).
+        CloserAPI.Components.Schemas.AppID(rawValue: session.app.rawValue) ?? .closer
+    }
 
     /// This device's key (made on first use).
     public func deviceKey() throws(CloserKitError) -> DeviceKey {

@@ -1,3 +1,4 @@
+import KindredAPI
 import Foundation
 import OpenAPIRuntime
 

@@ -1,3 +1,4 @@
+import KindredAPI
 import Foundation
 import OpenAPIAsyncHTTPClient
 import OpenAPIRuntime
@@ -46,7 +47,8 @@ public actor KindredSession {
         self.now = now
     }
 
-    /// The generated client for the whole API, signed in as this session.
+    /// The generated client of the core contract (`KindredAPI`), signed in as this session; an
+    /// app's own contract has its client built with `middleware` (CloserKit's `closerClient`).
     ///
     /// Requests that need an account fail with `KindredClientError.notSignedIn` or
     /// `.sessionExpired`, wrapped by the generated client in `ClientError.underlyingError`.

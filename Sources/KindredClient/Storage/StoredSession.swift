@@ -1,3 +1,4 @@
+import KindredAPI
 import Foundation
 
 /// What a device keeps of a signed-in session: where and as whom, and its two tokens.

@@ -1,3 +1,7 @@
+import AdminConsole
+import BillingServer
+import CloserServer
+import KindredServerCore
 import KindredStore
 import Logging
 
@@ -19,12 +23,23 @@ public struct ServerConfiguration: Sendable {
     public var platform: Platform.Settings
     /// The realtime service's heartbeat, retention and limits.
     public var realtime: RealtimeSettings = RealtimeSettings()
+    /// The domains' settings (Closer, billing, the admin console).
+    public var domains = DomainSettings()
     /// Closer's settings (legacy clients, default zone, assignment and reminder times).
-    public var closer: CloserSettings = CloserSettings()
+    public var closer: CloserSettings {
+        get { domains.closer }
+        set { domains.closer = newValue }
+    }
     /// The admin console's settings.
-    public var admin: AdminSettings = AdminSettings()
+    public var admin: AdminSettings {
+        get { domains.admin }
+        set { domains.admin = newValue }
+    }
     /// Billing: provider secrets, base URLs, products and the inbox's retry policy.
-    public var billing: BillingSettings = BillingSettings()
+    public var billing: BillingSettings {
+        get { domains.billing }
+        set { domains.billing = newValue }
+    }
     /// Verifies Apple and Google identity tokens; nil: `JWKSIdentityVerifier` over the apps' key sets.
     public var identity: (any IdentityVerifying)?
 

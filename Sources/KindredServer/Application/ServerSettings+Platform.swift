@@ -1,3 +1,7 @@
+import AdminConsole
+import BillingServer
+import CloserServer
+import KindredServerCore
 import Configuration
 
 extension ServerSettings {

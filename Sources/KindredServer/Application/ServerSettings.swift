@@ -1,3 +1,7 @@
+import AdminConsole
+import BillingServer
+import CloserServer
+import KindredServerCore
 import Configuration
 import Foundation
 import KindredCrypto
@@ -45,15 +49,7 @@ public struct ServerSettings: Sendable {
     }
 
     /// A setting that cannot be used.
-    public struct Invalid: Error, CustomStringConvertible, Equatable {
-        /// What is wrong, naming the setting.
-        public let description: String
-
-        /// Creates the error.
-        public init(description: String) {
-            self.description = description
-        }
-    }
+    public typealias Invalid = SettingsError
 
     /// The default `database.maxConnections` on PostgreSQL: the pool every concurrent request,
     /// queue worker and job shares (SQLite keeps `DatabaseConfiguration`'s 4 readers).

@@ -1,3 +1,4 @@
+import KindredAPI
 import ArgumentParser
 import Foundation
 import KindredClient

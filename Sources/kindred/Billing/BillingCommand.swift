@@ -1,6 +1,10 @@
 import ArgumentParser
 import Foundation
+import AdminConsole
+import BillingServer
+import CloserServer
 import KindredServer
+import KindredServerCore
 import KindredStore
 
 /// `kindred billing`: the admin console's billing tools on the server's database — a user's

@@ -1,5 +1,9 @@
 import Foundation
+import AdminConsole
+import BillingServer
+import CloserServer
 import KindredServer
+import KindredServerCore
 
 /// How `kindred billing` prints billing's records: `name<TAB>value` lines for one user, one
 /// tab-separated line per event or flagged record; dates ISO 8601 in UTC, `-` for nothing.

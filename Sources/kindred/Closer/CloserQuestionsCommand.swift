@@ -1,6 +1,10 @@
 import ArgumentParser
 import Foundation
+import AdminConsole
+import BillingServer
+import CloserServer
 import KindredServer
+import KindredServerCore
 import KindredStore
 
 /// `kindred closer questions`: operator tasks on Closer's question catalog (server's database).

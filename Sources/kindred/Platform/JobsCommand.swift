@@ -1,6 +1,10 @@
 import ArgumentParser
 import Foundation
+import AdminConsole
+import BillingServer
+import CloserServer
 import KindredServer
+import KindredServerCore
 
 /// `kindred jobs`: the server's scheduled jobs, on its database.
 struct JobsCommand: AsyncParsableCommand {

@@ -1,6 +1,10 @@
 import ArgumentParser
 import Foundation
+import AdminConsole
+import BillingServer
+import CloserServer
 import KindredServer
+import KindredServerCore
 
 /// `kindred queue`: the work queue's dead letters, on the server's database.
 struct QueueCommand: AsyncParsableCommand {

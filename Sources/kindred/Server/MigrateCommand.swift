@@ -1,13 +1,17 @@
 import ArgumentParser
 import Foundation
+import AdminConsole
+import BillingServer
+import CloserServer
 import KindredServer
+import KindredServerCore
 import KindredStore
 
 /// `kindred migrate`: applies every pending migration and lists what the database has.
 struct MigrateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "migrate",
-        abstract: "Apply pending database migrations and list the applied ones."
+        abstract: "Apply pending database migrations and list the applied ones (name, time, domain)."
     )
 
     @OptionGroup var options: ServerOptions
@@ -21,7 +25,7 @@ struct MigrateCommand: AsyncParsableCommand {
             let appliedNow = Set(try await migrator.migrate(database, logger: logger))
             for migration in try await migrator.applied(on: database) {
                 let when = migration.appliedAt.formatted(.iso8601)
-                print("\(migration.name)\t\(when)\(appliedNow.contains(migration.name) ? "\tapplied now" : "")")
+                print("\(migration.name)\t\(when)\t\(migration.domain)\(appliedNow.contains(migration.name) ? "\tapplied now" : "")")
             }
             await database.close()
         } catch {

@@ -1,6 +1,10 @@
 import ArgumentParser
 import Foundation
+import AdminConsole
+import BillingServer
+import CloserServer
 import KindredServer
+import KindredServerCore
 import Logging
 
 /// `kindred serve`: runs the server until SIGTERM or SIGINT, then shuts down gracefully.

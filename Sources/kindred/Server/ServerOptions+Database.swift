@@ -1,5 +1,9 @@
 import Foundation
+import AdminConsole
+import BillingServer
+import CloserServer
 import KindredServer
+import KindredServerCore
 import KindredStore
 import Logging
 

@@ -1,6 +1,10 @@
 import ArgumentParser
 import Foundation
+import AdminConsole
+import BillingServer
+import CloserServer
 import KindredServer
+import KindredServerCore
 import KindredStore
 
 /// `kindred users`: operator tasks on accounts, run on the server's database.

@@ -58,7 +58,7 @@ extension CloserEndToEndTests {
         let session = KindredSession(
             serverURL: server.url, app: .closer, store: FileTokenStore(profileDirectory: URL(fileURLWithPath: reader.profile))
         )
-        let served = try await session.authorizedCall { try await $0.getCloserCatalog(headers: .init(xKindredApp: .closer)) }
+        let served = try await session.authorizedCall(with: session.closerClient) { try await $0.getCloserCatalog(headers: .init(xKindredApp: .closer)) }
         let winter = try #require(try served.ok.body.json.packs.first { $0.id == "winter" })
         #expect(winter.title == "Winter")
         #expect(winter.questionCount == 2)

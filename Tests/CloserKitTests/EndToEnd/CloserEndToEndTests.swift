@@ -169,16 +169,16 @@ import Testing
     func expectStrangerRefused(carol: CloserPhone, alice: CloserPhone, server: LiveServer) async throws {
         let aliceSession = KindredSession(serverURL: server.url, app: .closer, store: FileTokenStore(profileDirectory: URL(fileURLWithPath: alice.profile)))
         let carolSession = KindredSession(serverURL: server.url, app: .closer, store: FileTokenStore(profileDirectory: URL(fileURLWithPath: carol.profile)))
-        let couple = try await aliceSession.authorizedCall { try await $0.getMyCloserCouple(headers: .init(xKindredApp: .closer)) }
+        let couple = try await aliceSession.authorizedCall(with: aliceSession.closerClient) { try await $0.getMyCloserCouple(headers: .init(xKindredApp: .closer)) }
         let coupleId = try couple.ok.body.json.id
         let aliceId = try #require(try await aliceSession.storedSession()?.userID)
         let client = carolSession
         let statuses: [Int] = [
-            try await status { try await client.authorizedCall { try await $0.getCloserCouple(path: .init(coupleId: coupleId), headers: .init(xKindredApp: .closer)) } },
-            try await status { try await client.authorizedCall { try await $0.getCloserToday(path: .init(coupleId: coupleId), headers: .init(xKindredApp: .closer)) } },
-            try await status { try await client.authorizedCall { try await $0.listCloserHistory(path: .init(coupleId: coupleId), headers: .init(xKindredApp: .closer)) } },
-            try await status { try await client.authorizedCall { try await $0.listCloserDeviceKeys(path: .init(userId: aliceId), headers: .init(xKindredApp: .closer)) } },
-            try await status { try await client.authorizedCall { try await $0.leaveCloserCouple(path: .init(coupleId: coupleId), headers: .init(xKindredApp: .closer)) } },
+            try await status { try await client.authorizedCall(with: client.closerClient) { try await $0.getCloserCouple(path: .init(coupleId: coupleId), headers: .init(xKindredApp: .closer)) } },
+            try await status { try await client.authorizedCall(with: client.closerClient) { try await $0.getCloserToday(path: .init(coupleId: coupleId), headers: .init(xKindredApp: .closer)) } },
+            try await status { try await client.authorizedCall(with: client.closerClient) { try await $0.listCloserHistory(path: .init(coupleId: coupleId), headers: .init(xKindredApp: .closer)) } },
+            try await status { try await client.authorizedCall(with: client.closerClient) { try await $0.listCloserDeviceKeys(path: .init(userId: aliceId), headers: .init(xKindredApp: .closer)) } },
+            try await status { try await client.authorizedCall(with: client.closerClient) { try await $0.leaveCloserCouple(path: .init(coupleId: coupleId), headers: .init(xKindredApp: .closer)) } },
         ]
         #expect(statuses == [404, 404, 404, 404, 404])
     }

@@ -14,7 +14,7 @@ import Testing
         let secure = InMemorySecureStore()
         let session = KindredSession(serverURL: server, app: .closer, store: MemoryTokenStore())
         let pending = try PendingKeyStore(url: folder.url.appendingPathComponent("\(name).sqlite"), secureStore: secure)
-        return CloserDevice(session: session, secureStore: secure, pending: pending,
+        return CloserDevice(session: session, secureStore: secure, pending: pending, platform: .linux,
                             kdfParameters: try CloserKDFParameters(memoryKiB: 64, iterations: 1, parallelism: 1))
     }
 

@@ -1,7 +1,12 @@
+@testable import AdminConsole
+@testable import BillingServer
+@testable import CloserServer
+@testable import KindredServer
+@testable import KindredServerCore
+import KindredServerTestSupport
 import Foundation
 import Hummingbird
 import KindredAPI
-@testable import KindredServer
 import KindredStore
 import KindredTestSupport
 import Logging

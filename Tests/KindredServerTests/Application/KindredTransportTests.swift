@@ -1,3 +1,9 @@
+@testable import AdminConsole
+@testable import BillingServer
+@testable import CloserServer
+@testable import KindredServer
+@testable import KindredServerCore
+import KindredServerTestSupport
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -5,7 +11,6 @@ import HummingbirdTesting
 import OpenAPIRuntime
 import Testing
 
-@testable import KindredServer
 
 /// The generated server's transport: what a handler receives and what the client gets back.
 @Suite struct KindredTransportTests {

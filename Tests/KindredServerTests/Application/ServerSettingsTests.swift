@@ -1,5 +1,10 @@
+@testable import AdminConsole
+@testable import BillingServer
+@testable import CloserServer
+@testable import KindredServer
+@testable import KindredServerCore
+import KindredServerTestSupport
 import Foundation
-import KindredServer
 import KindredStore
 import Testing
 

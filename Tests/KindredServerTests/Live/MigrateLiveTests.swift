@@ -1,5 +1,10 @@
+@testable import AdminConsole
+@testable import BillingServer
+@testable import CloserServer
+@testable import KindredServer
+@testable import KindredServerCore
+import KindredServerTestSupport
 import Foundation
-import KindredServer
 import KindredTestSupport
 import Testing
 
@@ -13,7 +18,10 @@ import Testing
         let first = try runKindred(["migrate", "--database-url", url, "--log-level", "error"])
         #expect(first.status == 0, "\(first.stderr)")
         let firstLines = first.stdout.split(separator: "\n").map { $0.split(separator: "\t").map(String.init) }
-        #expect(firstLines.map(\.first) == ServerMigrations.all.map(\.name))
+        #expect(firstLines.map(\.first) == ServerMigrations.all.flatMap(\.migrations).map(\.name))
+        // The third column is the migration's domain: the core's first, then each app's.
+        #expect(firstLines.prefix(2).map { $0[2] } == ["store", "accounts"])
+        #expect(firstLines.last?[2] == "admin")
         #expect(firstLines.prefix(4).map(\.first) == ["0001_rate_limit_events", "0002_accounts", "0003_jobs", "0004_work_queue"])
         #expect(firstLines.allSatisfy { $0.last == "applied now" })
 
@@ -21,7 +29,7 @@ import Testing
         #expect(second.status == 0, "\(second.stderr)")
         let secondLines = second.stdout.split(separator: "\n").map { $0.split(separator: "\t").map(String.init) }
         #expect(secondLines.map(\.first) == firstLines.map(\.first))
-        #expect(secondLines.allSatisfy { $0.count == 2 })  // name and time, not "applied now"
+        #expect(secondLines.allSatisfy { $0.count == 3 })  // name, time and domain, not "applied now"
         #expect(secondLines.first?[1] == firstLines.first?[1])
     }
 

@@ -1,5 +1,10 @@
-import Foundation
+@testable import AdminConsole
+@testable import BillingServer
+@testable import CloserServer
 @testable import KindredServer
+@testable import KindredServerCore
+import KindredServerTestSupport
+import Foundation
 import KindredStore
 import KindredTestSupport
 import SQLKit

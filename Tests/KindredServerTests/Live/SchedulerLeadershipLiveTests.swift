@@ -1,3 +1,9 @@
+@testable import AdminConsole
+@testable import BillingServer
+@testable import CloserServer
+@testable import KindredServer
+@testable import KindredServerCore
+import KindredServerTestSupport
 import Foundation
 import KindredStore
 import KindredTestSupport

@@ -1,6 +1,11 @@
+@testable import AdminConsole
+@testable import BillingServer
+@testable import CloserServer
+@testable import KindredServer
+@testable import KindredServerCore
+import KindredServerTestSupport
 import Foundation
 import HummingbirdTesting
-import KindredServer
 import KindredStore
 import KindredTestSupport
 import Testing

@@ -1,0 +1,50 @@
+import KindredServerCore
+import KindredAPI
+
+/// The API forms of billing's values.
+enum BillingRepresentation {
+    /// The app's entitlements from a snapshot: the app's entitlement, active while access lasts.
+    static func entitlements(
+        app: AppID, snapshot: SubscriptionSnapshot, settings: BillingAppSettings
+    ) -> Components.Schemas.Entitlements {
+        let active = snapshot.state.grantsAccess
+        return Components.Schemas.Entitlements(
+            app: Components.Schemas.AppID(rawValue: app.rawValue) ?? .closer,
+            state: .init(rawValue: snapshot.state.rawValue) ?? .unknown,
+            tier: active ? settings.entitlement : "free",
+            entitlements: [
+                .init(name: settings.entitlement, active: active, expiresAt: snapshot.latestExpiration)
+            ]
+        )
+    }
+
+    /// The subscription answer: state, latest expiration and the history with provenance.
+    static func subscription(
+        snapshot: SubscriptionSnapshot, plans: [PlanEntry], syncErrors: [BillingProvider]? = nil
+    ) -> Components.Schemas.Subscription {
+        Components.Schemas.Subscription(
+            state: .init(rawValue: snapshot.state.rawValue) ?? .unknown,
+            status: snapshot.status,
+            hasAccess: snapshot.state.grantsAccess,
+            latestExpiration: snapshot.latestExpiration,
+            trialEndDate: snapshot.trialEndDate,
+            platform: snapshot.current.flatMap { .init(rawValue: $0.latest.platform.rawValue) },
+            planType: snapshot.current?.latest.planType,
+            doubleBilling: snapshot.doubleBilling,
+            syncErrors: syncErrors.map { $0.compactMap { .init(rawValue: $0.rawValue) } },
+            plans: plans.map(plan)
+        )
+    }
+
+    /// One plan entry.
+    static func plan(_ entry: PlanEntry) -> Components.Schemas.PlanEntry {
+        Components.Schemas.PlanEntry(
+            id: entry.id, planType: entry.planType, productId: entry.productID,
+            platform: .init(rawValue: entry.platform.rawValue) ?? .ios,
+            provider: .init(rawValue: entry.provider.rawValue) ?? .stripe,
+            lineage: entry.lineage, kind: .init(rawValue: entry.kind.rawValue) ?? .purchase,
+            expiration: entry.expiration, eventTime: entry.eventTime, eventId: entry.eventID, sandbox: entry.sandbox,
+            createdAt: entry.createdAt
+        )
+    }
+}

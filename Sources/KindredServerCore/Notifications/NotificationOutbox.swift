@@ -1,0 +1,87 @@
+import Foundation
+import KindredStore
+import SQLKit
+
+/// A notification a domain wants to send to one user.
+public struct OutgoingNotification: Sendable, Equatable {
+    /// The recipient.
+    public var userID: String
+    /// The recipient's app.
+    public var app: AppID
+    /// Its type (`daily_question`, `account_security`, …).
+    public var type: NotificationType
+    /// The alert title.
+    public var title: String
+    /// The alert body.
+    public var body: String
+    /// Data for the app (ids, never secrets).
+    public var data: [String: String]
+    /// Collapses repeats on the device; the notification's own id when nil.
+    public var collapseID: String?
+
+    /// Creates a notification.
+    public init(
+        userID: String, app: AppID, type: NotificationType, title: String, body: String,
+        data: [String: String] = [:], collapseID: String? = nil
+    ) {
+        self.userID = userID
+        self.app = app
+        self.type = type
+        self.title = title
+        self.body = body
+        self.data = data
+        self.collapseID = collapseID
+    }
+}
+
+/// Writes notifications into the per-user queue, inside the caller's transaction, so a
+/// notification exists if and only if the write that caused it committed.
+public struct NotificationOutbox: Sendable {
+    package let clock: any WallClock
+    /// Called after the row is written, in the same transaction (the work-queue enqueue).
+    package let onQueued: @Sendable (_ notificationID: String, _ notBefore: Date, _ sql: any SQLDatabase) async throws -> Void
+
+    /// Creates the outbox.
+    public init(
+        clock: any WallClock,
+        onQueued: @escaping @Sendable (_ notificationID: String, _ notBefore: Date, _ sql: any SQLDatabase) async throws -> Void
+    ) {
+        self.clock = clock
+        self.onQueued = onQueued
+    }
+
+    /// Queues `notification` on `sql` (the caller's transaction).
+    ///
+    /// A type the user opted out of is recorded as `skipped` and never sent. A non-critical
+    /// notification created inside the user's quiet window gets `deliver_after` = the window's
+    /// end (the dispatcher checks again when it runs, since settings may change meanwhile).
+    /// - Returns: the notification's id.
+    @discardableResult
+    public func enqueue(_ notification: OutgoingNotification, on sql: any SQLDatabase) async throws -> String {
+        let id = UUID().uuidString.lowercased()
+        let now = clock.now()
+        let settings = try await NotificationSettingsRecord.load(userID: notification.userID, on: sql)
+        let optedOut = !notification.type.isCritical && (settings?.optOut.contains(notification.type.rawValue) ?? false)
+        var deliverAfter = now
+        if !notification.type.isCritical, !optedOut, let settings {
+            let profileZone = try await sql.select().column("time_zone").from("kindred_users")
+                .where("id", .equal, notification.userID).first()?.decode(column: "time_zone", as: String?.self)
+            if let end = settings.quietHours(fallbackZone: profileZone)?.deferral(at: now) { deliverAfter = end }
+        }
+        let data = String(decoding: try JSONEncoder().encode(notification.data), as: UTF8.self)
+        try await sql.insert(into: "kindred_notifications")
+            .columns(
+                "id", "user_id", "app", "type", "title", "body", "data", "collapse_id", "state", "attempts",
+                "created_at", "deliver_after"
+            )
+            .values(
+                SQLBind(id), SQLBind(notification.userID), SQLBind(notification.app.rawValue),
+                SQLBind(notification.type.rawValue), SQLBind(notification.title), SQLBind(notification.body),
+                SQLBind(data), SQLBind(notification.collapseID), SQLBind(optedOut ? "skipped" : "queued"), SQLBind(0),
+                SQLBind(now.millisecondsSince1970), SQLBind(deliverAfter.millisecondsSince1970)
+            )
+            .run()
+        if !optedOut { try await onQueued(id, deliverAfter, sql) }
+        return id
+    }
+}

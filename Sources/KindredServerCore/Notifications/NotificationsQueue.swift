@@ -1,0 +1,63 @@
+import Foundation
+import KindredStore
+import SQLKit
+
+/// The work-queue side of notifications: one item per queued notification, handled by the
+/// dispatcher, plus the retention job for sent ones.
+public enum NotificationsQueue {
+    /// The queue's name.
+    public static let name = "notifications.dispatch"
+
+    /// What a failed dispatch throws, so the queue retries it with backoff.
+    package struct RetryLater: Error, CustomStringConvertible {
+        package var description: String
+    }
+
+    /// The handler: `sent`/`skipped` complete the item; `deferred` re-queues it for the end of
+    /// the quiet window (not a failed attempt); `retry` throws, so the queue backs off and, after
+    /// its last attempt, dead-letters the item (the notification is then marked `failed`).
+    public static func handler(dispatcher: NotificationDispatcher, queue: WorkQueue, policy: RetryPolicy = RetryPolicy()) -> QueueHandler {
+        QueueHandler(queue: name, policy: policy, lease: .seconds(120), concurrency: 16) { item in
+            let id = item.payload
+            switch try await dispatcher.dispatch(id) {
+            case .sent, .skipped:
+                return
+            case .deferred(let until):
+                _ = try await queue.enqueue(
+                    queue: name, payload: id, runAt: until, dedupeKey: "\(id)@\(Int(until.timeIntervalSince1970))"
+                )
+            case .retry(let reason, _):
+                if item.attempt >= policy.maxAttempts {
+                    try await dispatcher.markFailed(id, reason: reason)
+                }
+                throw RetryLater(description: reason)
+            }
+        }
+    }
+
+    /// How long sent, skipped and failed notifications are kept (30 days).
+    package static let retention: Duration = .seconds(30 * 86_400)
+
+    /// Registers `notifications.purge-sent`: daily, paged.
+    package static func registerJobs(on platform: Platform) throws(JobError) {
+        try platform.jobs.register(
+            Job("notifications.purge-sent", schedule: "23 4 * * *") { context in
+                let deleted = try await context.forEachPage(limit: 500) { limit in
+                    try await purge(database: context.database, clock: context.clock, retention: retention, limit: limit)
+                }
+                return "deleted \(deleted) notifications older than 30 days"
+            }
+        )
+    }
+
+    /// Deletes sent, skipped and failed notifications older than `retention`, a page at a time.
+    package static func purge(database: Database, clock: any WallClock, retention: Duration, limit: Int) async throws -> Int {
+        let cutoff = clock.now().addingTimeInterval(-retention.timeInterval).millisecondsSince1970
+        let ids = try await database.sql.select().column("id").from("kindred_notifications")
+            .where("state", .in, ["sent", "skipped", "failed"]).where("created_at", .lessThan, cutoff)
+            .limit(limit).all().map { try $0.decode(column: "id", as: String.self) }
+        guard !ids.isEmpty else { return 0 }
+        try await database.sql.delete(from: "kindred_notifications").where("id", .in, ids).run()
+        return ids.count
+    }
+}

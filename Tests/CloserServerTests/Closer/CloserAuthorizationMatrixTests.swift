@@ -1,0 +1,122 @@
+@testable import CloserServer
+@testable import KindredServer
+@testable import KindredServerCore
+import KindredServerTestSupport
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import KindredTestSupport
+import Testing
+
+/// Every Closer route against the member (acting on its own resources), the partner (acting on
+/// the member's), a stranger, an anonymous account and no token: the seed's rules, as a table,
+/// on both backends. The invite routes against a real invite: `CloserInviteAuthorizationTests`.
+@Suite struct CloserAuthorizationMatrixTests {
+    enum Caller: Int, CaseIterable, CustomTestStringConvertible, Sendable {
+        case member, partner, stranger, anonymous, noToken
+        var testDescription: String { "\(self)" }
+    }
+
+    /// One route: method, path (`{c}` couple, `{d}` date, `{m}` member id, `{t}` thread), body,
+    /// and the status for member, partner, stranger, anonymous, no token.
+    struct Route: Sendable {
+        var method: HTTPRequest.Method
+        var path: String
+        var body: String?
+        var expected: [Int]
+    }
+
+    static let wrap = #"{"wrappedCoupleKey":"\#(CloserFixtures.base64(100))","kdfSalt":"\#(CloserFixtures.base64(16))","kdfParams":\#(CloserFixtures.json(CloserFixtures.kdfParams))}"#
+
+    static let routes: [Route] = [
+        Route(method: .get, path: "/v1/closer/catalog", expected: [200, 200, 200, 200, 401]),
+        Route(method: .get, path: "/v1/closer/packs/everyday/questions?limit=5", expected: [200, 200, 200, 200, 401]),
+        Route(method: .get, path: "/v1/closer/questions/everyday-001", expected: [200, 200, 200, 200, 401]),
+        Route(method: .get, path: "/v1/closer/couple", expected: [200, 200, 404, 404, 401]),
+        Route(method: .get, path: "/v1/closer/couples/{c}", expected: [200, 200, 404, 404, 401]),
+        // The couple's own zone (the default): another zone could move "today" past its 23:00
+        // boundary at some hours of the day, and the later POST …/today would assign afresh (201).
+        Route(method: .patch, path: "/v1/closer/couples/{c}/settings", body: #"{"timeZone":"America/Chicago"}"#, expected: [200, 200, 404, 404, 401]),
+        Route(method: .put, path: "/v1/closer/couples/{c}/recovery-wrap", body: wrap, expected: [200, 200, 404, 404, 401]),
+        Route(method: .post, path: "/v1/closer/couples/{c}/encryption-migration", body: wrap, expected: [409, 409, 404, 404, 401]),
+        Route(method: .post, path: "/v1/closer/couples/{c}/encryption-migration/complete", expected: [409, 409, 404, 404, 401]),
+        Route(method: .get, path: "/v1/closer/users/{m}/devices", expected: [200, 200, 404, 404, 401]),
+        Route(method: .put, path: "/v1/closer/devices/extra-device", body: "{PUB}", expected: [201, 201, 201, 201, 401]),
+        Route(method: .get, path: "/v1/closer/couples/{c}/today", expected: [200, 200, 404, 404, 401]),
+        Route(method: .post, path: "/v1/closer/couples/{c}/today", expected: [200, 200, 404, 404, 401]),
+        Route(method: .get, path: "/v1/closer/couples/{c}/days/{d}", expected: [200, 200, 404, 404, 401]),
+        Route(method: .get, path: "/v1/closer/couples/{c}/days/{d}/answers/{m}", expected: [200, 200, 404, 404, 401]),
+        Route(method: .put, path: "/v1/closer/couples/{c}/days/{d}/answers/{m}", body: "{SEALED}", expected: [409, 403, 404, 404, 401]),
+        Route(method: .patch, path: "/v1/closer/couples/{c}/days/{d}/answers/{m}", body: #"{"answerKeyReleased":true}"#, expected: [200, 403, 404, 404, 401]),
+        Route(method: .put, path: "/v1/closer/couples/{c}/days/{d}/answers/{m}/encrypted", body: #"{"encryptedText":"enc:v1:QUJD"}"#, expected: [409, 403, 404, 404, 401]),
+        Route(
+            method: .post, path: "/v1/closer/couples/{c}/days/{d}/answers/{m}/release-keys",
+            body: #"{"keys":[{"recipientDeviceId":"b-phone","encryptedAnswerKey":"\#(CloserFixtures.keybox())"}]}"#, expected: [409, 403, 404, 404, 401]
+        ),
+        Route(method: .get, path: "/v1/closer/couples/{c}/days/{d}/release-keys?deviceId=a-phone", expected: [200, 200, 404, 404, 401]),
+        Route(method: .get, path: "/v1/closer/couples/{c}/history", expected: [200, 200, 404, 404, 401]),
+        Route(method: .post, path: "/v1/closer/couples/{c}/threads", body: #"{"questionId":"fun-001"}"#, expected: [201, 201, 404, 404, 401]),
+        Route(method: .get, path: "/v1/closer/couples/{c}/threads", expected: [200, 200, 404, 404, 401]),
+        Route(method: .get, path: "/v1/closer/couples/{c}/threads/{t}", expected: [200, 200, 404, 404, 401]),
+        Route(method: .put, path: "/v1/closer/couples/{c}/threads/{t}/messages/{m}", body: "{MESSAGE}", expected: [201, 403, 404, 404, 401]),
+        Route(method: .patch, path: "/v1/closer/couples/{c}/threads/{t}/messages/{m}", body: #"{"answerKeyReleased":true}"#, expected: [200, 403, 404, 404, 401]),
+        Route(
+            method: .post, path: "/v1/closer/couples/{c}/threads/{t}/messages/{m}/release-keys",
+            body: #"{"keys":[{"recipientDeviceId":"b-phone","encryptedAnswerKey":"\#(CloserFixtures.keybox())"}]}"#, expected: [409, 403, 404, 404, 401]
+        ),
+        Route(method: .get, path: "/v1/closer/couples/{c}/threads/{t}/release-keys?deviceId=a-phone", expected: [200, 200, 404, 404, 401]),
+        Route(method: .post, path: "/v1/closer/invites", expected: [409, 409, 201, 403, 401]),
+        Route(method: .get, path: "/v1/closer/invites/ZZZZZZ", expected: [404, 404, 404, 404, 401]),
+        Route(method: .get, path: "/v1/closer/invites/ZZZZZZ/parameters", expected: [404, 404, 404, 403, 401]),
+        Route(method: .post, path: "/v1/closer/invites/ZZZZZZ/accept", body: "{}", expected: [404, 404, 404, 403, 401]),
+        Route(method: .post, path: "/v1/closer/reminders/gentle", expected: [200, 200, 404, 403, 401]),
+        Route(method: .delete, path: "/v1/closer/devices/a-phone", expected: [204, 404, 404, 404, 401]),
+        Route(method: .post, path: "/v1/closer/couples/{c}/leave", expected: [204, 204, 404, 403, 401]),
+    ]
+
+    @Test(arguments: Backend.all, Caller.allCases)
+    func everyRouteAnswersEachCallerAsTheRulesSay(backend: Backend, caller: Caller) async throws {
+        try await TestApplication.run(on: backend) { _, client in
+            let pair = try await client.closerPair("matrix")
+            let member = pair.inviter, partner = pair.acceptor
+            let stranger = try await client.signUp("matrix-stranger@example.com")
+            let anonymous = try await client.anonymous()
+            let today = client.object(try await client.call(.post, "/v1/closer/couples/\(pair.coupleID)/today", token: member.accessToken))
+            let date = today["date"] as? String ?? ""
+            for (token, device) in [(member.accessToken, "a-phone"), (partner.accessToken, "b-phone")] {
+                _ = try await client.call(.put, "/v1/closer/devices/\(device)", token: token, json: #"{"publicKey":"\#(try CloserFixtures.publicKey())","platform":"ios"}"#)
+            }
+            let answered = try await client.call(
+                .put, "/v1/closer/couples/\(pair.coupleID)/days/\(date)/answers/\(member.user.id)", token: member.accessToken,
+                json: CloserFixtures.sealedAnswer()
+            )
+            #expect(answered.status == .created)
+            let thread = client.object(try await client.call(
+                .post, "/v1/closer/couples/\(pair.coupleID)/threads", token: member.accessToken, json: #"{"questionId":"values-001"}"#
+            ))
+            let threadID = thread["id"] as? String ?? ""
+            let token: String? = switch caller {
+            case .member: member.accessToken
+            case .partner: partner.accessToken
+            case .stranger: stranger.accessToken
+            case .anonymous: anonymous.accessToken
+            case .noToken: nil
+            }
+            let message = #"{"schemaVersion":3,"encryptedPayload":"sealed:v1:\#(CloserFixtures.base64url(200))","commitmentHash":"sha256:\#(CloserFixtures.base64url(32))","commitmentSeal":"enc:v1:\#(CloserFixtures.base64(60))"}"#
+            let publicKey = #"{"publicKey":"\#(try CloserFixtures.publicKey())","platform":"android"}"#
+            for route in Self.routes {
+                let path = route.path.replacingOccurrences(of: "{c}", with: pair.coupleID).replacingOccurrences(of: "{d}", with: date)
+                    .replacingOccurrences(of: "{m}", with: member.user.id).replacingOccurrences(of: "{t}", with: threadID)
+                let body = route.body.map {
+                    $0.replacingOccurrences(of: "{SEALED}", with: CloserFixtures.sealedAnswer()).replacingOccurrences(of: "{MESSAGE}", with: message)
+                        .replacingOccurrences(of: "{PUB}", with: publicKey)
+                }
+                let response = try await client.call(route.method, path, token: token, json: body)
+                #expect(
+                    Int(response.status.code) == route.expected[caller.rawValue],
+                    "\(route.method) \(route.path) as \(caller): \(response.status.code) \(String(buffer: response.body).prefix(200))"
+                )
+            }
+        }
+    }
+}
