@@ -77,7 +77,6 @@ package struct BillingDomain: ServerDomain {
         parts.webhooks.register(on: server.router)
         server.services.provide(parts.controller as any SubscriptionService, as: (any SubscriptionService).self)
         server.services.provide(parts.administration)
-        server.services.provide(parts.entitlements)
     }
 }
 
