@@ -231,6 +231,9 @@ let package = Package(
             name: "KindredClient",
             dependencies: [
                 "KindredAPI",
+                // The shared secure store (SecureStore, FileSecureStore) every app kit keeps keys in.
+                "KindredCrypto",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -515,6 +518,7 @@ let package = Package(
             name: "KindredClientTests",
             dependencies: [
                 "KindredClient",
+                "KindredCrypto",
                 "KindredAPI",
                 "KindredTestSupport",
                 "kindred",

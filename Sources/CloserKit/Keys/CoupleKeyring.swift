@@ -1,4 +1,5 @@
 import Foundation
+import KindredClient
 import KindredCrypto
 
 /// The couple's secrets on this device: the couple keyset (Tink AES-256-GCM; seals `enc:v1:`
@@ -56,13 +57,14 @@ public struct CoupleKeyring: Sendable {
 
     /// Saves the keyring in `store` (`phrase words ‖ '\n' ‖ keyset`).
     public func save(in store: any SecureStore) throws(CloserKitError) {
-        try store.write(.couple, Array(phrase.normalized.utf8) + [0x0a] + keyset.serialized())
+        let entry = Array(phrase.normalized.utf8) + [0x0a] + keyset.serialized()
+        try secureStoreCall { () throws(SecureStoreError) in try store.write(.couple, entry) }
     }
 
     /// The keyring in `store`, or `nil` when this device holds none.
     /// - Throws: `CloserKitError.secureStore` / `.crypto` for a damaged entry.
     public static func load(from store: any SecureStore) throws(CloserKitError) -> CoupleKeyring? {
-        guard let bytes = try store.read(.couple) else { return nil }
+        guard let bytes = try secureStoreCall({ () throws(SecureStoreError) in try store.read(.couple) }) else { return nil }
         guard let newline = bytes.firstIndex(of: 0x0a) else { throw .secureStore("the couple entry is malformed") }
         do {
             let phrase = try RecoveryPhrase(parsing: String(decoding: bytes[..<newline], as: UTF8.self))

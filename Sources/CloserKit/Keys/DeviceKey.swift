@@ -1,4 +1,5 @@
 import Foundation
+import KindredClient
 import KindredCrypto
 
 /// This device's ECIES P-256 key pair (Tink `ECIES_P256_HKDF_HMAC_SHA256_AES128_GCM`), kept in
@@ -31,14 +32,15 @@ public struct DeviceKey: Sendable {
     public static func loadOrCreate(in store: any SecureStore) throws(CloserKitError) -> DeviceKey {
         if let existing = try load(from: store) { return existing }
         let key = try DeviceKey(deviceId: Hex.encode(SecureRandom.bytes(16)), privateKeyset: .generateECIESP256())
-        try store.write(.deviceKey, Array(key.deviceId.utf8) + [0x0a] + key.privateKeyset.serialized())
+        let entry = Array(key.deviceId.utf8) + [0x0a] + key.privateKeyset.serialized()
+        try secureStoreCall { () throws(SecureStoreError) in try store.write(.deviceKey, entry) }
         return key
     }
 
     /// The device key in `store`, or `nil` when none was made yet.
     /// - Throws: `CloserKitError.secureStore` / `.crypto` for a damaged entry.
     public static func load(from store: any SecureStore) throws(CloserKitError) -> DeviceKey? {
-        guard let bytes = try store.read(.deviceKey) else { return nil }
+        guard let bytes = try secureStoreCall({ () throws(SecureStoreError) in try store.read(.deviceKey) }) else { return nil }
         guard let newline = bytes.firstIndex(of: 0x0a), newline == 32 else { throw .secureStore("the device key entry is malformed") }
         let keyset: Keyset
         do {

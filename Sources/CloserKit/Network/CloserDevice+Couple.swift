@@ -33,7 +33,7 @@ extension CloserDevice {
             try pending.removeAll(coupleId: couple.id)
         }
         cache.invalidate()
-        try secureStore.remove(.couple)
-        try secureStore.remove(.openInvite)
+        try secureStoreCall { () throws(SecureStoreError) in try secureStore.remove(.couple) }
+        try secureStoreCall { () throws(SecureStoreError) in try secureStore.remove(.openInvite) }
     }
 }

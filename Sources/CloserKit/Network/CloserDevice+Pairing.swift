@@ -39,7 +39,7 @@ extension CloserDevice {
         guard case .created(let created) = reserved, case .json(let invite) = created.body else { throw Self.failure(reserved) }
         let prepared = try Pairing.prepareInvite(code: invite.code, keyring: try .generate(), parameters: kdfParameters)
         try prepared.keyring.save(in: secureStore)
-        try secureStore.write(.openInvite, Array(prepared.share.text.utf8))
+        try secureStoreCall { () throws(SecureStoreError) in try secureStore.write(.openInvite, Array(prepared.share.text.utf8)) }
         let material = Components.Schemas.CloserInviteMaterial(
             wrappedCoupleKey: prepared.wrapped.wrappedCoupleKey, kdfSalt: prepared.wrapped.kdfSalt, kdfParams: prepared.wrapped.kdfParams,
             encryptedPhrase: prepared.transport.encryptedPhrase, verifier: prepared.transport.verifier,
@@ -88,7 +88,7 @@ extension CloserDevice {
         let couple = try await freshCouple()
         let keyring = try Pairing.recover(phrase: phrase, wrapped: try Self.wrapped(of: couple))
         try keyring.save(in: secureStore)
-        try secureStore.remove(.openInvite)
+        try secureStoreCall { () throws(SecureStoreError) in try secureStore.remove(.openInvite) }
         try await publishDeviceKey()
     }
 

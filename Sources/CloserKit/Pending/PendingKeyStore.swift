@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import GRDB
+import KindredClient
 import KindredCrypto
 
 /// The GRDB database of this device's pending one-time answer keys (`closer-pending.sqlite` in
@@ -16,10 +17,10 @@ public struct PendingKeyStore: Sendable {
     /// Opens (creating and migrating) the store at `url`, with its sealing key from `secureStore`.
     /// - Throws: `CloserKitError.pendingStore` / `.secureStore`.
     public init(url: URL, secureStore: any SecureStore) throws(CloserKitError) {
-        var key = try secureStore.read(.pendingKeysKey)
+        var key = try secureStoreCall { () throws(SecureStoreError) in try secureStore.read(.pendingKeysKey) }
         if key == nil {
             let fresh = SecureRandom.bytes(32)
-            try secureStore.write(.pendingKeysKey, fresh)
+            try secureStoreCall { () throws(SecureStoreError) in try secureStore.write(.pendingKeysKey, fresh) }
             key = fresh
         }
         guard let key, key.count == 32 else { throw .secureStore("the pending-keys key is not 32 bytes") }

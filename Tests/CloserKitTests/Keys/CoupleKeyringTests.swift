@@ -1,4 +1,5 @@
 import CloserKit
+import KindredClient
 import KindredCrypto
 import Testing
 

@@ -1,5 +1,6 @@
 import CloserKit
 import Foundation
+import KindredClient
 import KindredCrypto
 import KindredTestSupport
 import Testing

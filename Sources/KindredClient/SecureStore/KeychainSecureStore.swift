@@ -6,7 +6,7 @@ import Security
 /// data protection keychain, readable once the device has been unlocked and never leaving it.
 ///
 /// Every item is `kSecClassGenericPassword` with `kSecAttrService` = `service` and
-/// `kSecAttrAccount` = the item's name (`closer.device-key`, …), accessible
+/// `kSecAttrAccount` = the item's name (`closer.device-key`, `soulmate.identity`, …), accessible
 /// `kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly`: background work can read it after the
 /// first unlock following a restart, and it is neither synced to iCloud Keychain nor restored
 /// from a backup onto another device. The keychain replaces an item atomically and may be used
@@ -14,7 +14,9 @@ import Security
 /// iOS (the app must then be signed with a keychain access group). Compiled only where the
 /// Security framework exists; Linux uses `FileSecureStore`. See docs/closer.md, "Secure storage".
 public struct KeychainSecureStore: SecureStore {
-    /// The keychain service of CloserKit's items unless another is given.
+    /// The keychain service of every item unless another is given. Its value predates the store's
+    /// move to KindredClient and stays, so the items Closer stored before remain readable; each app
+    /// has its own keychain, and item names carry their kit's prefix, so apps never collide.
     public static let defaultService = "kindred.closer.secure-store"
 
     /// The `kSecAttrService` of every item.
@@ -29,9 +31,9 @@ public struct KeychainSecureStore: SecureStore {
     }
 
     /// The bytes under `item`, or `nil` when the keychain has no such item.
-    /// - Throws: `CloserKitError.secureStore` with the keychain's status when the item cannot be read
+    /// - Throws: `SecureStoreError` with the keychain's status when the item cannot be read
     ///   (for example before the first unlock after a restart).
-    public func read(_ item: SecureStoreItem) throws(CloserKitError) -> [UInt8]? {
+    public func read(_ item: SecureStoreItem) throws(SecureStoreError) -> [UInt8]? {
         var query = itemQuery(item)
         query[kSecReturnData as String] = true
         query[kSecMatchLimit as String] = kSecMatchLimitOne
@@ -40,7 +42,7 @@ public struct KeychainSecureStore: SecureStore {
         switch status {
         case errSecSuccess:
             guard let data = result as? Data else {
-                throw .secureStore("the keychain returned no data for \(item.rawValue)")
+                throw SecureStoreError("the keychain returned no data for \(item.rawValue)")
             }
             return [UInt8](data)
         case errSecItemNotFound:
@@ -51,8 +53,8 @@ public struct KeychainSecureStore: SecureStore {
     }
 
     /// Stores `bytes` under `item`: adds the keychain item, or updates it when it already exists.
-    /// - Throws: `CloserKitError.secureStore` with the keychain's status when the item cannot be written.
-    public func write(_ item: SecureStoreItem, _ bytes: [UInt8]) throws(CloserKitError) {
+    /// - Throws: `SecureStoreError` with the keychain's status when the item cannot be written.
+    public func write(_ item: SecureStoreItem, _ bytes: [UInt8]) throws(SecureStoreError) {
         let query = itemQuery(item)
         // Also given on update, so an item written with another class moves to this one.
         let attributes: [String: Any] = [
@@ -76,8 +78,8 @@ public struct KeychainSecureStore: SecureStore {
     }
 
     /// Deletes the keychain item under `item`; a missing item is not an error.
-    /// - Throws: `CloserKitError.secureStore` with the keychain's status when the item cannot be deleted.
-    public func remove(_ item: SecureStoreItem) throws(CloserKitError) {
+    /// - Throws: `SecureStoreError` with the keychain's status when the item cannot be deleted.
+    public func remove(_ item: SecureStoreItem) throws(SecureStoreError) {
         let status = SecItemDelete(itemQuery(item) as CFDictionary)
         guard status == errSecSuccess || status == errSecItemNotFound else {
             throw failure("cannot remove", item, status)
@@ -98,7 +100,7 @@ public struct KeychainSecureStore: SecureStore {
     }
 
     /// A secure-store error naming the operation, the item and the keychain's reason for `status`.
-    private func failure(_ operation: String, _ item: SecureStoreItem, _ status: OSStatus) -> CloserKitError {
+    private func failure(_ operation: String, _ item: SecureStoreItem, _ status: OSStatus) -> SecureStoreError {
         let message = SecCopyErrorMessageString(status, nil) as String? ?? "unknown keychain error"
         let hint: String
         switch status {
@@ -109,7 +111,7 @@ public struct KeychainSecureStore: SecureStore {
         default:
             hint = ""
         }
-        return .secureStore("\(operation) \(item.rawValue) in the keychain: \(message) (OSStatus \(status))\(hint)")
+        return SecureStoreError("\(operation) \(item.rawValue) in the keychain: \(message) (OSStatus \(status))\(hint)")
     }
 }
 #endif

@@ -7,7 +7,6 @@ import Darwin
 #endif
 import Crypto
 import Foundation
-import KindredClient
 import KindredCrypto
 import Synchronization
 
@@ -17,8 +16,8 @@ import Synchronization
 /// The key is either 32 random bytes in a separate key file (`secure-store.key`, mode 0600,
 /// refused when others may read it), or — when `KINDRED_PROFILE_PASSPHRASE` is set — derived
 /// with Argon2id from the passphrase and a random salt kept in the file's header, so nothing on
-/// disk opens the store without the passphrase. Layout and threat model: docs/closer.md,
-/// "Secure storage".
+/// disk opens the store without the passphrase. Every kit of the device keeps its items in the
+/// same file. Layout and threat model: docs/closer.md, "Secure storage".
 ///
 /// One process at a time per profile (a profile is one simulated device).
 public final class FileSecureStore: SecureStore {
@@ -70,23 +69,25 @@ public final class FileSecureStore: SecureStore {
     }
 
     /// The bytes under `item`, or `nil`.
-    /// - Throws: `CloserKitError.secureStore` for an unreadable, tampered or wrongly keyed store.
-    public func read(_ item: SecureStoreItem) throws(CloserKitError) -> [UInt8]? {
+    /// - Throws: `SecureStoreError` for an unreadable, tampered or wrongly keyed store.
+    public func read(_ item: SecureStoreItem) throws(SecureStoreError) -> [UInt8]? {
         try withCache { $0?.items[item.rawValue] }
     }
 
     /// Stores `bytes` under `item` and rewrites the file.
-    public func write(_ item: SecureStoreItem, _ bytes: [UInt8]) throws(CloserKitError) {
+    /// - Throws: `SecureStoreError` when the store cannot be opened, encrypted or written.
+    public func write(_ item: SecureStoreItem, _ bytes: [UInt8]) throws(SecureStoreError) {
         try update { $0[item.rawValue] = bytes }
     }
 
     /// Removes `item` and rewrites the file.
-    public func remove(_ item: SecureStoreItem) throws(CloserKitError) {
+    /// - Throws: `SecureStoreError` when the store cannot be opened, encrypted or written.
+    public func remove(_ item: SecureStoreItem) throws(SecureStoreError) {
         try update { $0.removeValue(forKey: item.rawValue) }
     }
 
-    private func update(_ change: (inout [String: [UInt8]]) -> Void) throws(CloserKitError) {
-        try withCache { (cache: Cache?) throws(CloserKitError) -> Void in
+    private func update(_ change: (inout [String: [UInt8]]) -> Void) throws(SecureStoreError) {
+        try withCache { (cache: Cache?) throws(SecureStoreError) -> Void in
             var next: Cache
             if let cache { next = cache } else { next = try newCache() }
             change(&next.items)
@@ -96,7 +97,7 @@ public final class FileSecureStore: SecureStore {
                 sealed = try AES.GCM.seal(StoreEntries.encode(next.items), using: next.key,
                                           nonce: AES.GCM.Nonce(data: iv), authenticating: next.header.bytes)
             } catch {
-                throw .secureStore("cannot encrypt the store")
+                throw SecureStoreError("cannot encrypt the store")
             }
             let file = next.header.bytes + iv + Array(sealed.ciphertext) + Array(sealed.tag)
             try storageCall { () throws(KindredClientError) in try profile.write(Self.fileName, Data(file)) }
@@ -105,20 +106,20 @@ public final class FileSecureStore: SecureStore {
     }
 
     /// Runs `body` with the cache, loading the file first when nothing is cached.
-    private func withCache<T>(_ body: (Cache?) throws(CloserKitError) -> T) throws(CloserKitError) -> T {
+    private func withCache<T>(_ body: (Cache?) throws(SecureStoreError) -> T) throws(SecureStoreError) -> T {
         if let cached = state.withLock({ $0 }) { return try body(cached) }
         let loaded = try load()
         if let loaded { state.withLock { $0 = loaded } }
         return try body(loaded)
     }
 
-    private func load() throws(CloserKitError) -> Cache? {
+    private func load() throws(SecureStoreError) -> Cache? {
         guard let data = try storageCall({ () throws(KindredClientError) in try profile.read(Self.fileName) }) else { return nil }
         let bytes = [UInt8](data)
         let header = try StoreHeader(parsing: bytes, path: path(Self.fileName))
         let key = try key(for: header)
         let body = bytes[header.bytes.count...]
-        guard body.count >= 12 + 16 else { throw .secureStore("\(path(Self.fileName)) is truncated") }
+        guard body.count >= 12 + 16 else { throw SecureStoreError("\(path(Self.fileName)) is truncated") }
         let iv = body.prefix(12), tag = body.suffix(16), ciphertext = body.dropFirst(12).dropLast(16)
         let plaintext: Data
         do {
@@ -126,12 +127,12 @@ public final class FileSecureStore: SecureStore {
             plaintext = try AES.GCM.open(box, using: key, authenticating: header.bytes)
         } catch {
             let hint = header.usesPassphrase ? "wrong \(Self.passphraseVariable)" : "the key file does not match"
-            throw .secureStore("cannot decrypt \(path(Self.fileName)) (\(hint), or the file was modified)")
+            throw SecureStoreError("cannot decrypt \(path(Self.fileName)) (\(hint), or the file was modified)")
         }
         return Cache(header: header, key: key, items: try StoreEntries.decode([UInt8](plaintext)))
     }
 
-    private func newCache() throws(CloserKitError) -> Cache {
+    private func newCache() throws(SecureStoreError) -> Cache {
         let header: StoreHeader
         switch keySource {
         case .keyFile: header = .keyFile
@@ -140,7 +141,7 @@ public final class FileSecureStore: SecureStore {
         return Cache(header: header, key: try key(for: header, creating: true), items: [:])
     }
 
-    private func key(for header: StoreHeader, creating: Bool = false) throws(CloserKitError) -> SymmetricKey {
+    private func key(for header: StoreHeader, creating: Bool = false) throws(SecureStoreError) -> SymmetricKey {
         switch (header, keySource) {
         case (.keyFile, .keyFile):
             return SymmetricKey(data: try keyFileBytes(creating: creating))
@@ -148,28 +149,28 @@ public final class FileSecureStore: SecureStore {
             do {
                 return SymmetricKey(data: try Argon2id.hash(password: Array(passphrase.utf8), salt: salt, parameters: parameters))
             } catch {
-                throw .secureStore("cannot derive the store key: \(error)")
+                throw SecureStoreError("cannot derive the store key: \(error)")
             }
         case (.keyFile, .passphrase):
-            throw .secureStore("\(path(Self.fileName)) is protected by a key file; unset \(Self.passphraseVariable)")
+            throw SecureStoreError("\(path(Self.fileName)) is protected by a key file; unset \(Self.passphraseVariable)")
         case (.passphrase, .keyFile):
-            throw .secureStore("\(path(Self.fileName)) is protected by a passphrase; set \(Self.passphraseVariable)")
+            throw SecureStoreError("\(path(Self.fileName)) is protected by a passphrase; set \(Self.passphraseVariable)")
         }
     }
 
-    private func keyFileBytes(creating: Bool) throws(CloserKitError) -> [UInt8] {
+    private func keyFileBytes(creating: Bool) throws(SecureStoreError) -> [UInt8] {
         let keyPath = path(Self.keyFileName)
         var status = stat()
         if stat(keyPath, &status) == 0 {
             guard status.st_mode & 0o077 == 0 else {
-                throw .secureStore("\(keyPath) may be read by others (mode \(String(status.st_mode & 0o777, radix: 8))); chmod 600 it")
+                throw SecureStoreError("\(keyPath) may be read by others (mode \(String(status.st_mode & 0o777, radix: 8))); chmod 600 it")
             }
         }
         if let data = try storageCall({ () throws(KindredClientError) in try profile.read(Self.keyFileName) }) {
-            guard data.count == 32 else { throw .secureStore("\(keyPath) is not a 32-byte key") }
+            guard data.count == 32 else { throw SecureStoreError("\(keyPath) is not a 32-byte key") }
             return [UInt8](data)
         }
-        guard creating else { throw .secureStore("\(keyPath) is missing: the store cannot be opened without it") }
+        guard creating else { throw SecureStoreError("\(keyPath) is missing: the store cannot be opened without it") }
         let key = SecureRandom.bytes(32)
         try storageCall { () throws(KindredClientError) in try profile.write(Self.keyFileName, Data(key)) }
         return key
@@ -177,11 +178,14 @@ public final class FileSecureStore: SecureStore {
 
     private func path(_ name: String) -> String { profile.url.appendingPathComponent(name).path }
 
-    private func storageCall<T>(_ body: () throws(KindredClientError) -> T) throws(CloserKitError) -> T {
+    /// Runs a profile-folder call, reporting its failure as a `SecureStoreError` with the same reason.
+    private func storageCall<T>(_ body: () throws(KindredClientError) -> T) throws(SecureStoreError) -> T {
         do {
             return try body()
         } catch {
-            throw .secureStore(error.description)
+            // ProfileDirectory throws `.storage` only; its reason names the file and the C library's reason.
+            guard case .storage(let reason) = error else { throw SecureStoreError(error.description) }
+            throw SecureStoreError(reason)
         }
     }
 }

@@ -9,17 +9,17 @@ public final class InMemorySecureStore: SecureStore {
     public init() {}
 
     /// The bytes under `item`, or `nil`.
-    public func read(_ item: SecureStoreItem) throws(CloserKitError) -> [UInt8]? {
+    public func read(_ item: SecureStoreItem) throws(SecureStoreError) -> [UInt8]? {
         items.withLock { $0[item] }
     }
 
     /// Stores `bytes` under `item`.
-    public func write(_ item: SecureStoreItem, _ bytes: [UInt8]) throws(CloserKitError) {
+    public func write(_ item: SecureStoreItem, _ bytes: [UInt8]) throws(SecureStoreError) {
         items.withLock { $0[item] = bytes }
     }
 
     /// Removes `item`.
-    public func remove(_ item: SecureStoreItem) throws(CloserKitError) {
+    public func remove(_ item: SecureStoreItem) throws(SecureStoreError) {
         _ = items.withLock { $0.removeValue(forKey: item) }
     }
 }

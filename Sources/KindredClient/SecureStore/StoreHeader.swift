@@ -31,23 +31,23 @@ enum StoreHeader: Equatable {
     }
 
     /// Reads the header at the start of `file`; parameters are bounded before Argon2id runs.
-    /// - Throws: `CloserKitError.secureStore` naming `path` for anything else.
-    init(parsing file: [UInt8], path: String) throws(CloserKitError) {
-        guard file.count >= 5, Array(file[0..<4]) == Self.magic else { throw .secureStore("\(path) is not a Kindred secure store") }
+    /// - Throws: `SecureStoreError` naming `path` for anything else.
+    init(parsing file: [UInt8], path: String) throws(SecureStoreError) {
+        guard file.count >= 5, Array(file[0..<4]) == Self.magic else { throw SecureStoreError("\(path) is not a Kindred secure store") }
         switch file[4] {
         case 0:
             self = .keyFile
         case 1:
-            guard file.count >= 5 + 16 + 12 else { throw .secureStore("\(path) is truncated") }
+            guard file.count >= 5 + 16 + 12 else { throw SecureStoreError("\(path) is truncated") }
             let salt = Array(file[5..<21])
             let numbers = (0..<3).map { index in file[(21 + 4 * index)..<(25 + 4 * index)].reduce(UInt32(0)) { $0 << 8 | UInt32($1) } }
             let (memory, iterations, lanes) = (numbers[0], numbers[1], numbers[2])
             guard (1...8).contains(lanes), (1...10).contains(iterations), memory >= 8 * lanes, memory <= 262_144 else {
-                throw .secureStore("\(path) names Argon2id parameters out of bounds")
+                throw SecureStoreError("\(path) names Argon2id parameters out of bounds")
             }
             self = .passphrase(salt: salt, parameters: Argon2id.Parameters(memoryKiB: memory, iterations: iterations, parallelism: lanes))
         default:
-            throw .secureStore("\(path) uses an unknown key mode \(file[4])")
+            throw SecureStoreError("\(path) uses an unknown key mode \(file[4])")
         }
     }
 
@@ -58,6 +58,7 @@ enum StoreHeader: Equatable {
 
 /// The plaintext of the store: entries sorted by name, each `u16 name length ‖ name ‖ u32 value length ‖ value`.
 enum StoreEntries {
+    /// The plaintext holding `items`.
     static func encode(_ items: [String: [UInt8]]) -> [UInt8] {
         var out: [UInt8] = []
         for (name, value) in items.sorted(by: { $0.key < $1.key }) {
@@ -69,11 +70,13 @@ enum StoreEntries {
         return out
     }
 
-    static func decode(_ bytes: [UInt8]) throws(CloserKitError) -> [String: [UInt8]] {
+    /// The items in `bytes`, the plaintext of a store.
+    /// - Throws: `SecureStoreError` when an entry runs past the end.
+    static func decode(_ bytes: [UInt8]) throws(SecureStoreError) -> [String: [UInt8]] {
         var items: [String: [UInt8]] = [:]
         var index = 0
-        func take(_ count: Int) throws(CloserKitError) -> ArraySlice<UInt8> {
-            guard count <= bytes.count - index else { throw .secureStore("the store's contents are malformed") }
+        func take(_ count: Int) throws(SecureStoreError) -> ArraySlice<UInt8> {
+            guard count <= bytes.count - index else { throw SecureStoreError("the store's contents are malformed") }
             defer { index += count }
             return bytes[index..<(index + count)]
         }
