@@ -49,6 +49,9 @@ let package = Package(
         .library(name: "KindredServer", targets: ["KindredServer"]),
         .library(name: "KindredClient", targets: ["KindredClient"]),
         .library(name: "CloserKit", targets: ["CloserKit"]),
+        .library(name: "SoulMateAPI", targets: ["SoulMateAPI"]),
+        .library(name: "SoulMateServer", targets: ["SoulMateServer"]),
+        .library(name: "SoulMateKit", targets: ["SoulMateKit"]),
         .executable(name: "kindred", targets: ["kindred"]),
     ],
     dependencies: [
@@ -175,6 +178,22 @@ let package = Package(
             resources: [.copy("Catalog/closer-catalog.json")],
             swiftSettings: swiftSettings
         ),
+        // SoulMate's contract: pair codes and requests, unpairing, the session lock, identity keys
+        // and the transient relay of encrypted envelopes (docs/soulmate.md).
+        .target(
+            name: "SoulMateAPI",
+            dependencies: [.product(name: "OpenAPIRuntime", package: "swift-openapi-runtime")],
+            resources: [.copy("openapi.yaml")],
+            swiftSettings: swiftSettings,
+            plugins: [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")]
+        ),
+        // SoulMate's server side: consent-based pairing, the single-device lock, identity keys and a
+        // relay that holds ciphertext only until the recipient acknowledges it.
+        .target(
+            name: "SoulMateServer",
+            dependencies: ["SoulMateAPI"] + domainDependencies,
+            swiftSettings: swiftSettings
+        ),
         // Billing: RevenueCat and Stripe webhooks into an append-only plan history, syncs, and the
         // core's `Entitlements` for every app. Its client routes are in the core contract.
         .target(
@@ -206,6 +225,7 @@ let package = Package(
             dependencies: [
                 "KindredServerCore",
                 "CloserServer",
+                "SoulMateServer",
                 "BillingServer",
                 "AdminConsole",
                 "KindredAPI",
@@ -258,9 +278,27 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // SoulMate on the device: the local-first message store (encrypted at rest), the outbox,
+        // envelopes, pairing, the session lock and the app's strings in Turkish and English.
+        .target(
+            name: "SoulMateKit",
+            dependencies: [
+                "KindredCrypto",
+                "KindredClient",
+                "KindredAPI",
+                "SoulMateAPI",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "kindred",
             dependencies: [
+                "SoulMateKit",
+                "SoulMateAPI",
+                "SoulMateServer",
                 "CloserKit",
                 "CloserAPI",
                 "KindredAPI",
@@ -406,6 +444,7 @@ let package = Package(
                 "KindredServerCore",
                 "BillingServer",
                 "CloserServer",
+                "SoulMateServer",
                 "AdminConsole",
                 "KindredAPI",
                 "KindredStore",
@@ -450,6 +489,16 @@ let package = Package(
             ] + serverTestProducts,
             swiftSettings: swiftSettings
         ),
+        // SoulMate's server side, through the server's router.
+        .testTarget(
+            name: "SoulMateServerTests",
+            dependencies: [
+                "KindredServerTestSupport", "KindredTestSupport", "SoulMateServer", "KindredServerCore", "KindredServer",
+                "SoulMateAPI", "KindredAPI", "KindredStore", "KindredCrypto",
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ] + serverTestProducts,
+            swiftSettings: swiftSettings
+        ),
         // Billing: webhooks, the inbox, the ledger, syncs and entitlements.
         .testTarget(
             name: "BillingServerTests",
@@ -477,6 +526,7 @@ let package = Package(
                 "KindredServerTestSupport",
                 "KindredServerCore",
                 "CloserServer",
+                "SoulMateServer",
                 "BillingServer",
                 "AdminConsole",
                 "ExampleServer",
@@ -545,6 +595,37 @@ let package = Package(
                 "kindred",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
+            swiftSettings: swiftSettings
+        ),
+        // SoulMateKit's pieces on their own (store, strings, status, interop with an independent
+        // implementation), and two phones through `kindred chat` against a live `kindred serve`.
+        .testTarget(
+            name: "SoulMateKitTests",
+            dependencies: [
+                "SoulMateKit",
+                "SoulMateAPI",
+                "KindredAPI",
+                "KindredCrypto",
+                "KindredClient",
+                "KindredStore",
+                "KindredTestSupport",
+                "kindred",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "SQLKit", package: "sql-kit"),
+            ],
+            exclude: ["Interop/soulmate_interop.py"],
+            swiftSettings: swiftSettings
+        ),
+        // scripts/bench-soulmate: the relay (send, deliver, acknowledge) against `kindred serve`
+        // and the local store with a million messages.
+        .executableTarget(
+            name: "kindred-soulmate-bench",
+            dependencies: [
+                "SoulMateKit", "KindredClient", "KindredCrypto", "SoulMateAPI", "KindredAPI",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            path: "Benchmarks/SoulMateBench",
             swiftSettings: swiftSettings
         ),
         // Drives the built `kindred` executable as a subprocess, end to end.

@@ -14,10 +14,16 @@ extension KindredSession {
     }
 
     /// Creates an account with an e-mail address and a password and signs it in.
-    /// - Throws: `KindredClientError` (`email_taken`, `invalid_email`, `weak_password`, `provider_disabled`).
+    /// SoulMate requires `firstName` and `lastName` (422 `invalid_profile` without them).
+    /// - Throws: `KindredClientError` (`email_taken`, `invalid_email`, `weak_password`, `provider_disabled`,
+    ///   `invalid_profile`).
     @discardableResult
-    public func signUp(email: String, password: String, displayName: String? = nil) async throws(KindredClientError) -> SignedIn {
-        let body = Components.Schemas.PasswordSignUp(email: email, password: password, displayName: displayName)
+    public func signUp(
+        email: String, password: String, displayName: String? = nil, firstName: String? = nil, lastName: String? = nil
+    ) async throws(KindredClientError) -> SignedIn {
+        let body = Components.Schemas.PasswordSignUp(
+            email: email, password: password, displayName: displayName, firstName: firstName, lastName: lastName
+        )
         let output = try await call { try await $0.signUpWithPassword(headers: .init(xKindredApp: app), body: .json(body)) }
         switch output {
         case .created(let answer): return try await adopt(Self.issued(answer))

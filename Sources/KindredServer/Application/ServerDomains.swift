@@ -3,11 +3,14 @@ import BillingServer
 import CloserServer
 import KindredServerCore
 import KindredStore
+import SoulMateServer
 
 /// The settings of the server's domains, and the test seams that replace a domain's collaborator.
 public struct DomainSettings: Sendable {
     /// Closer's settings.
     public var closer = CloserSettings()
+    /// SoulMate's settings.
+    public var soulmate = SoulMateSettings()
     /// Billing: provider secrets, base URLs, products and the inbox's retry policy.
     public var billing = BillingSettings()
     /// The admin console's settings.
@@ -29,6 +32,7 @@ package enum ServerDomains {
     package static func all(_ settings: DomainSettings = DomainSettings()) -> [any ServerDomain] {
         [
             CloserDomain(settings: settings.closer, entitlements: settings.closerEntitlements),
+            SoulMateDomain(settings: settings.soulmate),
             BillingDomain(settings: settings.billing),
             AdminDomain(settings: settings.admin, subscriptions: adminSubscriptions(settings)),
         ]

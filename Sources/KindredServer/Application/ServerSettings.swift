@@ -247,6 +247,7 @@ public struct ServerSettings: Sendable {
         server.platform = try resolvePlatform(config)
         server.realtime = try resolveRealtime(config)
         server.closer = try resolveCloser(config)
+        server.domains.soulmate = try resolveSoulMate(config)
         server.admin = try resolveAdmin(config)
         server.billing = try resolveBilling(config)
 

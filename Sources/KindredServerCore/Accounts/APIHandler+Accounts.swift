@@ -12,7 +12,8 @@ extension APIHandler {
     func signUpWithPassword(_ input: Operations.SignUpWithPassword.Input) async throws -> Operations.SignUpWithPassword.Output {
         guard case .json(let body) = input.body else { throw KindredError.badRequest("expected a JSON body") }
         let signedIn = try await accounts.signUp(
-            email: body.email, password: body.password, displayName: body.displayName, app: try RequestScope.requireApp()
+            email: body.email, password: body.password, displayName: body.displayName, firstName: body.firstName,
+            lastName: body.lastName, app: try RequestScope.requireApp()
         )
         return .created(.init(body: .json(signedIn.session)))
     }

@@ -4,8 +4,8 @@ package struct UserRecord: Codable, Sendable, Equatable {
     package var app: String
     var isAnonymous: Bool
     var displayName: String?
-    var firstName: String?
-    var lastName: String?
+    package var firstName: String?
+    package var lastName: String?
     var photoUrl: String?
     var timeZone: String?
     var locale: String?

@@ -47,11 +47,21 @@ package struct AccountsController: Sendable {
     }
 
     /// Creates an account with e-mail and password.
-    package func signUp(email rawEmail: String, password: String, displayName: String?, app: AppConfiguration) async throws -> SignedIn {
+    /// An app with `requiresFullName` (SoulMate) refuses a sign-up without both names
+    /// (422 `invalid_profile`); other apps keep the names when given.
+    package func signUp(
+        email rawEmail: String, password: String, displayName: String?, firstName: String? = nil, lastName: String? = nil,
+        app: AppConfiguration
+    ) async throws -> SignedIn {
         try requirePasswords(app)
         let email = try AccountInput.email(rawEmail)
         try AccountInput.newPassword(password)
         let name = try displayName.flatMap { try AccountInput.name($0, field: "displayName") }
+        let first = try firstName.flatMap { try AccountInput.name($0, field: "firstName") }
+        let last = try lastName.flatMap { try AccountInput.name($0, field: "lastName") }
+        if app.requiresFullName, first == nil || last == nil {
+            throw KindredError.invalidProfile("\(app.displayName) needs firstName and lastName at sign-up")
+        }
         // Refuse a taken address before paying for a hash; the unique index settles races.
         if try await store.credential(app: app.id, provider: .password, subject: email) != nil {
             throw KindredError.emailTaken
@@ -62,7 +72,8 @@ package struct AccountsController: Sendable {
             subject: email, email: email, passwordHash: hash, createdAt: clock.now().millisecondsSince1970
         )
         return try await createAccount(
-            app: app, isAnonymous: false, displayName: name, credential: credential, conflict: .emailTaken
+            app: app, isAnonymous: false, displayName: name, credential: credential, firstName: first, lastName: last,
+            conflict: .emailTaken
         )
     }
 
@@ -70,26 +81,17 @@ package struct AccountsController: Sendable {
     package func logIn(email rawEmail: String, password: String, scope: RequestScope, app: AppConfiguration) async throws -> SignedIn {
         try requirePasswords(app)
         let email = (try? AccountInput.email(rawEmail)) ?? rawEmail.lowercased()
-        let accountKey = "login-failures:\(app.id.rawValue):\(TokenService.hash(email))"
-        let addressKey = "login-failures-address:\(scope.clientAddress)"
-        let window = Duration.seconds(900)
-        let exempt = isExempt(scope)
-        for (key, limit) in [(accountKey, settings.loginFailuresPerAccount), (addressKey, settings.loginFailuresPerAddress)]
-        where !(exempt && key == addressKey) {
-            if case .retryAfter(let seconds) = try await rateLimiter.peek(key: key, limit: limit, window: window) {
-                throw KindredError.rateLimited(retryAfterSeconds: seconds)
-            }
-        }
+        let limits = passwordLimits(accountKey: "login-failures:\(app.id.rawValue):\(TokenService.hash(email))", scope: scope)
+        try await limits.check()
         let credential = try await store.credential(app: app.id, provider: .password, subject: email)
         let matches = AccountInput.isPlausiblePassword(password)
             ? try await hasher.verify(password, phc: credential?.passwordHash) : false
         guard matches, let credential else {
-            try await rateLimiter.record(key: accountKey)
-            if !exempt { try await rateLimiter.record(key: addressKey) }
+            try await limits.recordFailure()
             scope.logger.notice("login failed", metadata: ["app": "\(app.id.rawValue)"])
             throw KindredError.invalidCredentials
         }
-        try await rateLimiter.reset(key: accountKey)
+        try await limits.succeeded()
         return try await startSession(userID: credential.userId, app: app, isNewUser: false)
     }
 

@@ -25,6 +25,7 @@ public struct AppConfiguration: Sendable, Equatable {
         var displayName: String
         var enabled: Bool
         var storesEmail: Bool
+        var requiresFullName: Bool = false
         var authProviders: [AuthProvider]
         var appleAudiences: [String]
         var googleAudiences: [String]
@@ -65,6 +66,12 @@ public struct AppConfiguration: Sendable, Equatable {
     public var storesEmail: Bool {
         get { box.values.storesEmail }
         set { update { $0.storesEmail = newValue } }
+    }
+    /// Whether an e-mail sign-up must give a first and a last name (SoulMate's rule); accounts
+    /// without them (older ones, Apple or Google sign-ins) complete their profile in the app.
+    public var requiresFullName: Bool {
+        get { box.values.requiresFullName }
+        set { update { $0.requiresFullName = newValue } }
     }
     /// The sign-in methods the app accepts.
     public var authProviders: [AuthProvider] {
@@ -126,12 +133,15 @@ public struct AppConfiguration: Sendable, Equatable {
         case .exeraser: "Ex-Eraser"
         case .pulse: "Pulse"
         }
-        return AppConfiguration(
+        var app = AppConfiguration(
             id: id, displayName: displayName, storesEmail: id != .exeraser,
             // Ex-Eraser keeps no e-mail, so it has no password sign-in: Apple and Google keep only `sub`.
             authProviders: id == .exeraser ? [.apple, .google] : AuthProvider.allCases,
             appleAudiences: ["dev.kindred.\(id.rawValue)"],
             googleAudiences: ["dev.kindred.\(id.rawValue).apps.googleusercontent.com"]
         )
+        // SoulMate's sign-up form asks for both names (seed 003).
+        app.requiresFullName = id == .soulmate
+        return app
     }
 }

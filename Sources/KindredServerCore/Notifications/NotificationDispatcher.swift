@@ -84,12 +84,13 @@ public struct NotificationDispatcher: Sendable {
             }
         }
 
-        let data = (try? JSONDecoder().decode([String: String].self, from: Data(try row.decode(column: "data", as: String.self).utf8))) ?? [:]
+        var data = (try? JSONDecoder().decode([String: String].self, from: Data(try row.decode(column: "data", as: String.self).utf8))) ?? [:]
+        let mutableContent = data.removeValue(forKey: OutgoingNotification.mutableContentKey) == "1"
         let message = PushMessage(
             id: id, type: type.rawValue, title: try row.decode(column: "title", as: String.self),
             body: try row.decode(column: "body", as: String.self), data: data,
             collapseID: try row.decode(column: "collapse_id", as: String?.self) ?? id,
-            highPriority: true, expiresAt: now.addingTimeInterval(86_400)
+            highPriority: true, expiresAt: now.addingTimeInterval(86_400), mutableContent: mutableContent
         )
         let app = AppID(rawValue: try row.decode(column: "app", as: String.self)) ?? .closer
         let attempts = try row.decode(column: "attempts", as: Int.self) + 1
@@ -143,7 +144,10 @@ public struct NotificationDispatcher: Sendable {
         // Written out: SQLKit's builders cost more to serialize than SQLite takes to run it.
         let finish: SQLQueryString = finalRetry.map {
             "UPDATE kindred_notifications SET attempts = \(bind: attempts), state = 'sending', last_error = \(bind: $0.reason) WHERE id = \(bind: id)"
-        } ?? "UPDATE kindred_notifications SET attempts = \(bind: attempts), state = 'sent', sent_at = \(bind: nowMS) WHERE id = \(bind: id)"
+        } ?? (message.mutableContent
+            // A push whose data the device decrypts (a sealed envelope) keeps none of it once sent.
+            ? "UPDATE kindred_notifications SET attempts = \(bind: attempts), state = 'sent', sent_at = \(bind: nowMS), data = '{}' WHERE id = \(bind: id)"
+            : "UPDATE kindred_notifications SET attempts = \(bind: attempts), state = 'sent', sent_at = \(bind: nowMS) WHERE id = \(bind: id)")
         // In a transaction even when it is the only statement: on SQLite that joins the group
         // commit (a statement on its own would be a commit and an fsync of its own, contending
         // with the group's writer for the lock).

@@ -18,11 +18,18 @@ public struct OutgoingNotification: Sendable, Equatable {
     public var data: [String: String]
     /// Collapses repeats on the device; the notification's own id when nil.
     public var collapseID: String?
+    /// Whether the app's notification service extension may rewrite the alert on the device
+    /// (APNs `mutable-content: 1`), e.g. to decrypt a preview from an end-to-end sealed `data` value.
+    public var mutableContent: Bool
+
+    /// The `data` key that carries `mutableContent` through the queue's `data` column; the
+    /// dispatcher takes it out again before a transport sees the data.
+    package static let mutableContentKey = "kindred.mutable-content"
 
     /// Creates a notification.
     public init(
         userID: String, app: AppID, type: NotificationType, title: String, body: String,
-        data: [String: String] = [:], collapseID: String? = nil
+        data: [String: String] = [:], collapseID: String? = nil, mutableContent: Bool = false
     ) {
         self.userID = userID
         self.app = app
@@ -31,6 +38,7 @@ public struct OutgoingNotification: Sendable, Equatable {
         self.body = body
         self.data = data
         self.collapseID = collapseID
+        self.mutableContent = mutableContent
     }
 }
 
@@ -68,7 +76,9 @@ public struct NotificationOutbox: Sendable {
                 .where("id", .equal, notification.userID).first()?.decode(column: "time_zone", as: String?.self)
             if let end = settings.quietHours(fallbackZone: profileZone)?.deferral(at: now) { deliverAfter = end }
         }
-        let data = String(decoding: try JSONEncoder().encode(notification.data), as: UTF8.self)
+        var fields = notification.data
+        fields[OutgoingNotification.mutableContentKey] = notification.mutableContent ? "1" : nil
+        let data = String(decoding: try JSONEncoder().encode(fields), as: UTF8.self)
         try await sql.insert(into: "kindred_notifications")
             .columns(
                 "id", "user_id", "app", "type", "title", "body", "data", "collapse_id", "state", "attempts",
@@ -83,5 +93,14 @@ public struct NotificationOutbox: Sendable {
             .run()
         if !optedOut { try await onQueued(id, deliverAfter, sql) }
         return id
+    }
+
+    /// Empties the `data` of notifications (in the caller's transaction): a domain whose pushes
+    /// carry a sealed copy of something it deletes (SoulMate's envelopes, once acknowledged)
+    /// removes that copy too. A notification not yet sent goes out without its data.
+    public static func redactData(of notificationIDs: [String], on sql: any SQLDatabase) async throws {
+        guard !notificationIDs.isEmpty else { return }
+        try await sql.update("kindred_notifications").set("data", to: "{}")
+            .where("id", .in, notificationIDs).run()
     }
 }

@@ -73,7 +73,9 @@ enum NotificationsSchema {
         domain: "notifications",
         tables: [
             UserDataTable("kindred_notification_deliveries"),
-            UserDataTable("kindred_notifications"),
+            // `data` is left out: ids for the app, and possibly a value sealed end to end for
+            // the device (a SoulMate envelope), which is the sender's content, not the user's.
+            UserDataTable("kindred_notifications", omitting: ["data"]),
             UserDataTable("kindred_notification_settings"),
             UserDataTable("kindred_push_tokens"),
         ]

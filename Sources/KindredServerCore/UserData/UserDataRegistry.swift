@@ -24,11 +24,19 @@ public struct UserDataEntry: Sendable {
     public var domain: String
     /// Its tables.
     public var tables: [UserDataTable]
+    /// Runs first, in the deletion's transaction, for what deleting rows by user cannot express:
+    /// data of *other* users that only existed because of this one (SoulMate: the partner's
+    /// sealed location, the pushes that carried copies of the user's envelopes).
+    public var beforeDelete: (@Sendable (_ userID: String, _ sql: any SQLDatabase) async throws -> Void)?
 
     /// Creates an entry.
-    public init(domain: String, tables: [UserDataTable]) {
+    public init(
+        domain: String, tables: [UserDataTable],
+        beforeDelete: (@Sendable (_ userID: String, _ sql: any SQLDatabase) async throws -> Void)? = nil
+    ) {
         self.domain = domain
         self.tables = tables
+        self.beforeDelete = beforeDelete
     }
 }
 
@@ -57,6 +65,9 @@ public struct UserDataRegistry: Sendable {
     /// Deletes every row of `userID` in every registered table, then the user (inside the
     /// caller's transaction).
     func delete(userID: String, on sql: any SQLDatabase) async throws {
+        for entry in entries.reversed() {
+            try await entry.beforeDelete?(userID, sql)
+        }
         for entry in entries.reversed() {
             for table in entry.tables {
                 try await sql.delete(from: table.name).where(SQLIdentifier(table.userColumn), .equal, SQLBind(userID)).run()

@@ -40,9 +40,13 @@ import Testing
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let core = try String(contentsOf: root.appendingPathComponent("Sources/KindredAPI/openapi.yaml"), encoding: .utf8)
         let closer = try String(contentsOf: root.appendingPathComponent("Sources/CloserAPI/openapi.yaml"), encoding: .utf8)
-        let merged = try OpenAPIMerge.merge([("core", core), ("closer", closer)])
+        let soulmate = try String(contentsOf: root.appendingPathComponent("Sources/SoulMateAPI/openapi.yaml"), encoding: .utf8)
+        let merged = try OpenAPIMerge.merge([("core", core), ("closer", closer), ("soulmate", soulmate)])
         try await TestApplication().test { client in
-            for (path, expected) in [("/openapi/core.yaml", core), ("/openapi/closer.yaml", closer), ("/openapi.yaml", merged)] {
+            for (path, expected) in [
+                ("/openapi/core.yaml", core), ("/openapi/closer.yaml", closer), ("/openapi/soulmate.yaml", soulmate),
+                ("/openapi.yaml", merged),
+            ] {
                 try await client.execute(uri: path, method: .get) { response in
                     #expect(response.status == .ok, "\(path)")
                     #expect(response.headers[.contentType] == "application/yaml", "\(path)")

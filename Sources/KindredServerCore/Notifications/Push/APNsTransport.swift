@@ -113,9 +113,12 @@ public actor APNsTransport: PushTransport {
         }
     }
 
-    /// The JSON body: `aps.alert` with title and body, plus the type and data at the top level.
+    /// The JSON body: `aps.alert` with title and body (and `mutable-content` when asked), plus the
+    /// type and data at the top level.
     package static func payload(_ message: PushMessage) -> [UInt8] {
-        var object: [String: Any] = ["aps": ["alert": ["title": message.title, "body": message.body], "sound": "default"]]
+        var aps: [String: Any] = ["alert": ["title": message.title, "body": message.body], "sound": "default"]
+        if message.mutableContent { aps["mutable-content"] = 1 }
+        var object: [String: Any] = ["aps": aps]
         for (key, value) in message.data where key != "aps" { object[key] = value }
         object["type"] = message.type
         return (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])).map(Array.init) ?? []

@@ -163,13 +163,15 @@ public actor FCMTransport: PushTransport {
             android["ttl"] = "\(max(0, Int(expiresAt.timeIntervalSince(now))))s"
             apnsHeaders["apns-expiration"] = String(Int(expiresAt.timeIntervalSince1970))
         }
+        var apns: [String: Any] = ["headers": apnsHeaders]
+        if message.mutableContent { apns["payload"] = ["aps": ["mutable-content": 1] as [String: Any]] as [String: Any] }
         let object: [String: Any] = [
             "message": [
                 "token": token,
                 "notification": ["title": message.title, "body": message.body],
                 "data": data,
                 "android": android,
-                "apns": ["headers": apnsHeaders],
+                "apns": apns,
             ] as [String: Any],
         ]
         return (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])).map(Array.init) ?? []

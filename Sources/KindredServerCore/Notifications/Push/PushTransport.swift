@@ -38,12 +38,15 @@ public struct PushMessage: Sendable, Equatable {
     public var highPriority: Bool
     /// After this the provider may discard the push (`apns-expiration`, FCM `ttl`).
     public var expiresAt: Date?
+    /// The app's notification service extension may rewrite the alert (`aps.mutable-content: 1`).
+    public var mutableContent: Bool
 
     /// Creates a message.
     public init(
         id: String, type: String, title: String, body: String, data: [String: String] = [:],
-        collapseID: String? = nil, highPriority: Bool = true, expiresAt: Date? = nil
+        collapseID: String? = nil, highPriority: Bool = true, expiresAt: Date? = nil, mutableContent: Bool = false
     ) {
+        self.mutableContent = mutableContent
         self.id = id
         self.type = type
         self.title = title

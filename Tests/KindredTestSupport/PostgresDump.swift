@@ -1,15 +1,19 @@
 import Foundation
-import KindredTestSupport
 
 /// `pg_dump` of a test database, for scanning everything PostgreSQL stores as one blob.
-enum PostgresDump {
+public enum PostgresDump {
     /// Why a dump could not be made.
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+
+        /// A failure with its description.
+        public init(description: String) {
+            self.description = description
+        }
     }
 
     /// The newest `pg_dump` under `/usr/lib/postgresql/*/bin` (Debian's layout; scripts/test installs it).
-    static func executable() -> URL? {
+    public static func executable() -> URL? {
         let root = URL(fileURLWithPath: "/usr/lib/postgresql")
         let versions = (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []
         return versions.sorted { $0.compare($1, options: .numeric) == .orderedAscending }.reversed()
@@ -20,7 +24,7 @@ enum PostgresDump {
     /// The plain-SQL dump (schema and every row, `COPY` text) of the database at `url`.
     /// - Returns: `nil` when no `pg_dump` is installed and `CI` is not `true`.
     /// - Throws: `Failure` when `pg_dump` is missing under `CI=true`, or exits non-zero.
-    static func dump(_ url: String) throws -> Data? {
+    public static func dump(_ url: String) throws -> Data? {
         guard let executable = executable() else {
             if TestDatabases.isCI { throw Failure(description: "pg_dump not found under /usr/lib/postgresql/*/bin (CI=true requires it)") }
             return nil
