@@ -52,6 +52,7 @@ let package = Package(
         .library(name: "SoulMateAPI", targets: ["SoulMateAPI"]),
         .library(name: "SoulMateServer", targets: ["SoulMateServer"]),
         .library(name: "SoulMateKit", targets: ["SoulMateKit"]),
+        .library(name: "StreakKit", targets: ["StreakKit"]),
         .executable(name: "kindred", targets: ["kindred"]),
     ],
     dependencies: [
@@ -290,6 +291,15 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // StreakSync on the device: the games and their share-text parsers, streaks, tiered
+        // achievements, the smart reminder, analytics and charts (docs/streaksync-device.md).
+        .target(
+            name: "StreakKit",
+            dependencies: [
+                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -615,6 +625,19 @@ let package = Package(
                 .product(name: "SQLKit", package: "sql-kit"),
             ],
             exclude: ["Interop/soulmate_interop.py"],
+            swiftSettings: swiftSettings
+        ),
+        // StreakKit's parsers (real share texts, fuzzing), streaks and achievements.
+        .testTarget(
+            name: "StreakKitTests",
+            dependencies: ["StreakKit", "KindredTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        // scripts/bench-streak-parse: share texts per second against a plain line split.
+        .executableTarget(
+            name: "kindred-streak-bench",
+            dependencies: ["StreakKit"],
+            path: "Benchmarks/StreakBench",
             swiftSettings: swiftSettings
         ),
         // scripts/bench-soulmate: the relay (send, deliver, acknowledge) against `kindred serve`
