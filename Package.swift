@@ -53,6 +53,8 @@ let package = Package(
         .library(name: "SoulMateServer", targets: ["SoulMateServer"]),
         .library(name: "SoulMateKit", targets: ["SoulMateKit"]),
         .library(name: "StreakKit", targets: ["StreakKit"]),
+        .library(name: "StreakAPI", targets: ["StreakAPI"]),
+        .library(name: "StreakServer", targets: ["StreakServer"]),
         .executable(name: "kindred", targets: ["kindred"]),
     ],
     dependencies: [
@@ -195,6 +197,22 @@ let package = Package(
             dependencies: ["SoulMateAPI"] + domainDependencies,
             swiftSettings: swiftSettings
         ),
+        // StreakSync's contract: results and achievements sync, friend codes and friendships,
+        // scores readable by friends only, leaderboards (docs/streaksync.md).
+        .target(
+            name: "StreakAPI",
+            dependencies: [.product(name: "OpenAPIRuntime", package: "swift-openapi-runtime")],
+            resources: [.copy("openapi.yaml")],
+            swiftSettings: swiftSettings,
+            plugins: [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")]
+        ),
+        // StreakSync's server side: sync, friends, scores with their readers, live leaderboards.
+        .target(
+            name: "StreakServer",
+            // StreakKit: the game catalog (ids and ranking direction), one table for app and server.
+            dependencies: ["StreakAPI", "StreakKit"] + domainDependencies,
+            swiftSettings: swiftSettings
+        ),
         // Billing: RevenueCat and Stripe webhooks into an append-only plan history, syncs, and the
         // core's `Entitlements` for every app. Its client routes are in the core contract.
         .target(
@@ -227,6 +245,7 @@ let package = Package(
                 "KindredServerCore",
                 "CloserServer",
                 "SoulMateServer",
+                "StreakServer",
                 "BillingServer",
                 "AdminConsole",
                 "KindredAPI",
@@ -309,6 +328,8 @@ let package = Package(
                 "SoulMateKit",
                 "SoulMateAPI",
                 "SoulMateServer",
+                "StreakServer",
+                "StreakKit",
                 "CloserKit",
                 "CloserAPI",
                 "KindredAPI",
@@ -455,6 +476,7 @@ let package = Package(
                 "BillingServer",
                 "CloserServer",
                 "SoulMateServer",
+                "StreakServer",
                 "AdminConsole",
                 "KindredAPI",
                 "KindredStore",
@@ -509,6 +531,16 @@ let package = Package(
             ] + serverTestProducts,
             swiftSettings: swiftSettings
         ),
+        // StreakSync's server side, through the server's router.
+        .testTarget(
+            name: "StreakServerTests",
+            dependencies: [
+                "KindredServerTestSupport", "KindredTestSupport", "StreakServer", "KindredServerCore", "KindredServer",
+                "StreakAPI", "KindredAPI", "KindredStore",
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ] + serverTestProducts,
+            swiftSettings: swiftSettings
+        ),
         // Billing: webhooks, the inbox, the ledger, syncs and entitlements.
         .testTarget(
             name: "BillingServerTests",
@@ -537,6 +569,7 @@ let package = Package(
                 "KindredServerCore",
                 "CloserServer",
                 "SoulMateServer",
+                "StreakServer",
                 "BillingServer",
                 "AdminConsole",
                 "ExampleServer",

@@ -18,6 +18,19 @@ public enum StreakKitError: Error, Hashable, Sendable, CustomStringConvertible {
     /// A time-zone identifier is not known to this system.
     case unknownTimeZone(String)
 
+    /// A stable snake_case code for scripts (`kindred streaks parse --json`).
+    public var code: String {
+        switch self {
+        case .emptyText: "empty_text"
+        case .textTooLong: "text_too_long"
+        case .unrecognized: "unrecognized"
+        case .malformed: "malformed"
+        case .outOfBounds: "out_of_bounds"
+        case .unknownGame: "unknown_game"
+        case .unknownTimeZone: "unknown_time_zone"
+        }
+    }
+
     /// One line for people and logs.
     public var description: String {
         switch self {

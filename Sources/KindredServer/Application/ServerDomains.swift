@@ -4,6 +4,7 @@ import CloserServer
 import KindredServerCore
 import KindredStore
 import SoulMateServer
+import StreakServer
 
 /// The settings of the server's domains, and the test seams that replace a domain's collaborator.
 public struct DomainSettings: Sendable {
@@ -11,6 +12,8 @@ public struct DomainSettings: Sendable {
     public var closer = CloserSettings()
     /// SoulMate's settings.
     public var soulmate = SoulMateSettings()
+    /// StreakSync's settings.
+    public var streaksync = StreakSettings()
     /// Billing: provider secrets, base URLs, products and the inbox's retry policy.
     public var billing = BillingSettings()
     /// The admin console's settings.
@@ -33,6 +36,7 @@ package enum ServerDomains {
         [
             CloserDomain(settings: settings.closer, entitlements: settings.closerEntitlements),
             SoulMateDomain(settings: settings.soulmate),
+            StreakDomain(settings: settings.streaksync),
             BillingDomain(settings: settings.billing),
             AdminDomain(settings: settings.admin, subscriptions: adminSubscriptions(settings)),
         ]

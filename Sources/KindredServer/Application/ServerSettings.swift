@@ -248,6 +248,7 @@ public struct ServerSettings: Sendable {
         server.realtime = try resolveRealtime(config)
         server.closer = try resolveCloser(config)
         server.domains.soulmate = try resolveSoulMate(config)
+        server.domains.streaksync = try resolveStreak(config)
         server.admin = try resolveAdmin(config)
         server.billing = try resolveBilling(config)
 

@@ -41,11 +41,12 @@ import Testing
         let core = try String(contentsOf: root.appendingPathComponent("Sources/KindredAPI/openapi.yaml"), encoding: .utf8)
         let closer = try String(contentsOf: root.appendingPathComponent("Sources/CloserAPI/openapi.yaml"), encoding: .utf8)
         let soulmate = try String(contentsOf: root.appendingPathComponent("Sources/SoulMateAPI/openapi.yaml"), encoding: .utf8)
-        let merged = try OpenAPIMerge.merge([("core", core), ("closer", closer), ("soulmate", soulmate)])
+        let streaksync = try String(contentsOf: root.appendingPathComponent("Sources/StreakAPI/openapi.yaml"), encoding: .utf8)
+        let merged = try OpenAPIMerge.merge([("core", core), ("closer", closer), ("soulmate", soulmate), ("streaksync", streaksync)])
         try await TestApplication().test { client in
             for (path, expected) in [
                 ("/openapi/core.yaml", core), ("/openapi/closer.yaml", closer), ("/openapi/soulmate.yaml", soulmate),
-                ("/openapi.yaml", merged),
+                ("/openapi/streaksync.yaml", streaksync), ("/openapi.yaml", merged),
             ] {
                 try await client.execute(uri: path, method: .get) { response in
                     #expect(response.status == .ok, "\(path)")

@@ -21,7 +21,7 @@ import Testing
                 == [
                 "accounts.purge-expired-tokens", "admin.purge-sessions", "closer.assign-daily-questions", "closer.daily-reminders", "closer.purge-invites",
                 "notifications.purge-sent", "platform.prune-queue-keys", "platform.prune-rate-limits", "realtime.prune-events",
-                "soulmate.cleanup-envelopes"])
+                "soulmate.cleanup-envelopes", "streaksync.prune-scores"])
             let early = try await platform.jobs.runNow("accounts.purge-expired-tokens")
             #expect(early.message == "deleted 0 expired refresh tokens and 0 expired sessions")
             application.clock.advance(by: .seconds(31 * 86_400))  // refresh tokens live 30 days
