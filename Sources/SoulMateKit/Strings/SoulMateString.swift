@@ -60,6 +60,8 @@ public enum SoulMateString: String, CaseIterable, Sendable {
     case unpairAccepted = "unpair.accepted"
     /// Argument: the partner's name.
     case unpairRejected = "unpair.rejected"
+    /// You declined your partner's request to end the pairing.
+    case unpairYouDeclined = "unpair.youDeclined"
     /// An unpair request was withdrawn.
     case unpairCancelled = "unpair.cancelled"
     /// Argument: the date from which I may leave alone.

@@ -29,6 +29,7 @@ extension SoulMateStrings {
         .unpairSent: "Your request to end the pairing was sent.",
         .unpairAccepted: "You are no longer paired. The conversation was deleted from this device.",
         .unpairRejected: "%@ declined to end the pairing.",
+        .unpairYouDeclined: "You declined to end the pairing. You are still paired.",
         .unpairCancelled: "The request to end the pairing was cancelled.",
         .unpairCanLeaveAt: "If there is no answer, you can leave on %@.",
 

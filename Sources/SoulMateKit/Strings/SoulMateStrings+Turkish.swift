@@ -30,6 +30,7 @@ extension SoulMateStrings {
         .unpairSent: "Eşleşmeyi sonlandırma isteğin gönderildi.",
         .unpairAccepted: "Artık eşleşmiş değilsiniz. Sohbet bu cihazdan silindi.",
         .unpairRejected: "%@ eşleşmeyi sonlandırma isteğini reddetti.",
+        .unpairYouDeclined: "Eşleşmeyi sonlandırma isteğini reddettin; hâlâ eşleşmişsiniz.",
         .unpairCancelled: "Eşleşmeyi sonlandırma isteği iptal edildi.",
         .unpairCanLeaveAt: "Yanıt gelmezse %@ tarihinde ayrılabilirsin.",
 

@@ -134,7 +134,7 @@ struct ChatRejectCommand: AsyncParsableCommand {
     @Argument(help: "The request's id.") var id: String
 
     func run() async throws {
-        try await answer(id, options: options, unpair: .reject, unpairLine: .unpairCancelled, paired: true) { [id, options] device in
+        try await answer(id, options: options, unpair: .reject, unpairLine: .unpairYouDeclined, paired: true) { [id, options] device in
             let request = try await device.rejectPairRequest(id)
             return (options.strings(.pairRequestRejected, displayName(request.to)), requestJSON(request))
         }
