@@ -1,4 +1,5 @@
 import Foundation
+import KindredCrypto
 import KindredServerCore
 import KindredStore
 import SoulMateAPI
@@ -78,22 +79,9 @@ enum SoulMateInput {
             && value.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || $0 == "-" || $0 == "_") }
     }
 
-    /// Decoded length of standard Base64 (with padding), or nil when it is not Base64.
+    /// Decoded length of standard Base64 (with padding), or nil when it is not Base64
+    /// (KindredCrypto's decoder, the one the envelopes are read with on the phones).
     static func base64Length(_ value: String) -> Int? {
-        guard !value.isEmpty, value.utf8.count % 4 == 0 else { return nil }
-        var padding = 0
-        for (index, byte) in value.utf8.enumerated() {
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "+"), UInt8(ascii: "/"):
-                if padding > 0 { return nil }
-            case UInt8(ascii: "="):
-                padding += 1
-                if padding > 2 || index < value.utf8.count - 2 { return nil }
-            default:
-                return nil
-            }
-        }
-        return value.utf8.count / 4 * 3 - padding
+        (try? Base64.decode(value, alphabet: .standard))?.count
     }
 }
