@@ -100,11 +100,16 @@ import Testing
     ) async throws -> [Result<T, any Error>] {
         try await database.sql.withSession { blocker in
             try await blocker.raw("BEGIN IMMEDIATE").run()
-            let tasks = transactions.map { transaction in Task { try await transaction() } }
-            // The writer has taken none of them: it is still waiting for the lock.
-            let deadline = ContinuousClock.now + .seconds(4)
-            while database.queuedTransactions < transactions.count, ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(1))
+            // Start them one at a time, each once the one before is queued: tasks started
+            // together may reach the queue in any order, and the group's order is the queue's.
+            var tasks: [Task<T, any Error>] = []
+            for (index, transaction) in transactions.enumerated() {
+                tasks.append(Task { try await transaction() })
+                // The writer has taken none of them: it is still waiting for the lock.
+                let deadline = ContinuousClock.now + .seconds(4)
+                while database.queuedTransactions < index + 1, ContinuousClock.now < deadline {
+                    try await Task.sleep(for: .milliseconds(1))
+                }
             }
             #expect(database.queuedTransactions == transactions.count)
             try await blocker.raw("COMMIT").run()
