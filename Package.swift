@@ -55,6 +55,7 @@ let package = Package(
         .library(name: "StreakKit", targets: ["StreakKit"]),
         .library(name: "StreakAPI", targets: ["StreakAPI"]),
         .library(name: "StreakServer", targets: ["StreakServer"]),
+        .library(name: "EraserKit", targets: ["EraserKit"]),
         .executable(name: "kindred", targets: ["kindred"]),
     ],
     dependencies: [
@@ -322,9 +323,23 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // Ex-Eraser on the device: the photo library and calendar services (a folder and .ics files
+        // on Linux), the scan engine, the encrypted Vault and the Cooling Off bin
+        // (docs/exeraser-device.md).
+        .target(
+            name: "EraserKit",
+            dependencies: [
+                "KindredCrypto",
+                "KindredClient",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "kindred",
             dependencies: [
+                "EraserKit",
                 "SoulMateKit",
                 "SoulMateAPI",
                 "SoulMateServer",
@@ -664,6 +679,12 @@ let package = Package(
         .testTarget(
             name: "StreakKitTests",
             dependencies: ["StreakKit", "KindredTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "EraserKitTests",
+            dependencies: ["EraserKit", "KindredTestSupport"],
+            exclude: ["Support/Python"],
             swiftSettings: swiftSettings
         ),
         // scripts/bench-streak-parse: share texts per second against a plain line split.
