@@ -323,6 +323,10 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // The system's image codecs (Debian's libjpeg-dev and libpng-dev), for EraserKit's
+        // thumbnails; scripts/lib/deps.sh installs them.
+        .systemLibrary(name: "CLibJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg-dev"])]),
+        .systemLibrary(name: "CLibPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         // Ex-Eraser on the device: the photo library and calendar services (a folder and .ics files
         // on Linux), the scan engine, the encrypted Vault and the Cooling Off bin
         // (docs/exeraser-device.md).
@@ -331,6 +335,8 @@ let package = Package(
             dependencies: [
                 "KindredCrypto",
                 "KindredClient",
+                "CLibJPEG",
+                "CLibPNG",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],

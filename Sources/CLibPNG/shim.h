@@ -1,0 +1,2 @@
+// libpng (Debian's libpng-dev): EraserKit decodes PNG photos for thumbnails.
+#include <png.h>
