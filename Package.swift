@@ -316,10 +316,27 @@ let package = Package(
         ),
         // StreakSync on the device: the games and their share-text parsers, streaks, tiered
         // achievements, the smart reminder, analytics and charts (docs/streaksync-device.md).
+        // NOTE for the network client: it lives in the separate target StreakClient below (path
+        // Sources/StreakClient), so that StreakServer, which uses StreakKit's catalog, does not
+        // link the device's HTTP client.
         .target(
             name: "StreakKit",
             dependencies: [
                 .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // StreakSync's device network side: the account, sync, friends and leaderboards over
+        // KindredClient's session and the generated StreakAPI client.
+        .target(
+            name: "StreakClient",
+            dependencies: [
+                "StreakKit",
+                "StreakAPI",
+                "KindredClient",
+                "KindredAPI",
+                "KindredCrypto",
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -351,6 +368,7 @@ let package = Package(
                 "SoulMateServer",
                 "StreakServer",
                 "StreakKit",
+                "StreakClient",
                 "CloserKit",
                 "CloserAPI",
                 "KindredAPI",
@@ -684,12 +702,30 @@ let package = Package(
         // StreakKit's parsers (real share texts, fuzzing), streaks and achievements.
         .testTarget(
             name: "StreakKitTests",
-            dependencies: ["StreakKit", "KindredTestSupport"],
+            dependencies: [
+                "StreakKit",
+                "StreakClient",
+                "StreakAPI",
+                "KindredAPI",
+                "KindredClient",
+                "KindredStore",
+                "KindredTestSupport",
+                "kindred",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "SQLKit", package: "sql-kit"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "EraserKitTests",
-            dependencies: ["EraserKit", "KindredTestSupport"],
+            dependencies: [
+                "EraserKit",
+                "KindredClient",
+                "KindredCrypto",
+                "KindredTestSupport",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             exclude: ["Support/Python"],
             swiftSettings: swiftSettings
         ),
