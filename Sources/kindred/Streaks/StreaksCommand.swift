@@ -6,14 +6,26 @@ import StreakKit
 struct StreaksCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "streaks",
-        abstract: "StreakSync: read a game's share text, and list the games it knows.",
+        abstract: "StreakSync: record puzzle results, keep streaks and achievements, sync, and compare with friends.",
         discussion: """
             `parse` needs no profile and no server: it reads the share text every puzzle game puts \
             on the clipboard (an argument, or standard input) and prints the result, or one JSON \
             object with --json. Unknown or garbled text is an error and a non-zero exit, never a \
-            guess. docs/streaksync-device.md lists the games and their formats.
+            guess. docs/streaksync-device.md lists the games and their formats. The other commands use \
+            a --profile folder: its store (streaksync.sqlite: results, achievements, settings and the \
+            offline queue) works without a server; `signup`/`login`, `sync`, `code`, `friend add`, \
+            `friends`, `accept`, `remove` and `board` talk to --server. --json prints one JSON document \
+            on standard output. Passwords come from standard input (--password-stdin) or \
+            KINDRED_PASSWORD, never from a flag.
             """,
-        subcommands: [StreaksParseCommand.self, StreaksGamesCommand.self]
+        subcommands: [
+            StreaksParseCommand.self, StreaksGamesCommand.self,
+            StreaksAddCommand.self, StreaksListCommand.self, StreaksStreaksCommand.self, StreaksAchievementsCommand.self,
+            StreaksImportCommand.self, StreaksExportCommand.self,
+            StreaksSignUpCommand.self, StreaksLogInCommand.self, StreaksLogOutCommand.self, StreaksProfileCommand.self,
+            StreaksSyncCommand.self, StreaksCodeCommand.self, StreaksFriendCommand.self, StreaksFriendsCommand.self,
+            StreaksAcceptCommand.self, StreaksRemoveCommand.self, StreaksBoardCommand.self,
+        ]
     )
 }
 
