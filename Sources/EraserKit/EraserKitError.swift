@@ -39,7 +39,7 @@ public enum EraserKitError: Error, Equatable, Sendable, CustomStringConvertible 
 }
 
 /// The reasons of one area of `EraserKitError`.
-public protocol EraserErrorReason: Equatable, Sendable {
+public protocol EraserErrorReason: Error, Equatable, Sendable {
     /// The reason's stable code within its area (`not_found`).
     var code: String { get }
     /// A sentence for a person.
