@@ -10,7 +10,14 @@ public protocol CalendarStore: Sendable {
     /// How many visible events (series count once) there are.
     func eventCount() throws(EraserKitError) -> Int
 
-    /// The visible event with `id`, or `nil`.
+    /// Up to `limit` visible events (series count once) from `offset`, in a stable order (by
+    /// `EventID`), so a scan can walk every event in batches and resume at an offset; `offset`
+    /// past the end gives an empty array. The contact phase needs this: a contact matches events
+    /// at any date, not only in a range.
+    func events(offset: Int, limit: Int) throws(EraserKitError) -> [CalendarEvent]
+
+    /// The visible event with `id`, or `nil`. An occurrence's `instanceID` (an overridden
+    /// occurrence) is also accepted: it gives that occurrence's own details.
     func event(_ id: EventID) throws(EraserKitError) -> CalendarEvent?
 
     /// Takes the event (the whole series) out of the calendar and returns its original VEVENT
@@ -63,11 +70,15 @@ public struct CalendarEvent: Sendable, Equatable, Codable, Identifiable {
     public var attendees: [EventPerson]
     /// The `RRULE`, as written, when the event repeats.
     public var recurrenceRule: String?
+    /// `STATUS` as written (`CONFIRMED`, `TENTATIVE`, `CANCELLED`), when given. A cancelled
+    /// event is still an event of the calendar (counted, removable) but has no occurrences.
+    public var status: String?
 
     public init(
         id: EventID, calendar: String, title: String, location: String? = nil, notes: String? = nil,
         start: Date, end: Date, isAllDay: Bool = false, timeZone: String? = nil,
-        organizer: EventPerson? = nil, attendees: [EventPerson] = [], recurrenceRule: String? = nil
+        organizer: EventPerson? = nil, attendees: [EventPerson] = [], recurrenceRule: String? = nil,
+        status: String? = nil
     ) {
         self.id = id
         self.calendar = calendar
@@ -81,6 +92,7 @@ public struct CalendarEvent: Sendable, Equatable, Codable, Identifiable {
         self.organizer = organizer
         self.attendees = attendees
         self.recurrenceRule = recurrenceRule
+        self.status = status
     }
 }
 
@@ -89,11 +101,15 @@ public struct EventOccurrence: Sendable, Equatable, Codable {
     public var eventID: EventID
     public var start: Date
     public var end: Date
+    /// For an overridden occurrence (a VEVENT with `RECURRENCE-ID`), the id under which
+    /// `event(_:)` gives its own title, people and times; `nil` for a plain occurrence.
+    public var instanceID: EventID?
 
-    public init(eventID: EventID, start: Date, end: Date) {
+    public init(eventID: EventID, start: Date, end: Date, instanceID: EventID? = nil) {
         self.eventID = eventID
         self.start = start
         self.end = end
+        self.instanceID = instanceID
     }
 }
 
@@ -103,9 +119,45 @@ public struct RemovedEvent: Sendable, Equatable, Codable {
     /// The component's original text (`BEGIN:VEVENT` … `END:VEVENT`, folded lines and line
     /// endings as they were, every VEVENT of the series including overridden occurrences).
     public var original: [UInt8]
+    /// Where each VEVENT was, so `restore` can put it back at the same byte (`ICSCalendarStore`);
+    /// `nil` when the store keeps no placement (they then go before `END:VCALENDAR`).
+    public var placement: RemovalPlacement?
 
-    public init(event: CalendarEvent, original: [UInt8]) {
+    public init(event: CalendarEvent, original: [UInt8], placement: RemovalPlacement? = nil) {
         self.event = event
         self.original = original
+        self.placement = placement
+    }
+}
+
+/// Where a removed event's VEVENTs were in their file: what makes remove-then-restore
+/// byte-identical (the rule is `ICSCalendarStore.restore(_:)`'s).
+public struct RemovalPlacement: Sendable, Equatable, Codable {
+    /// One VEVENT's bytes in `RemovedEvent.original`, in file order.
+    public struct Fragment: Sendable, Equatable, Codable {
+        /// Its first byte's offset in the file before the removal.
+        public var offset: Int
+        /// Its length in bytes (the fragments' lengths add up to `original.count`).
+        public var length: Int
+        /// Up to 256 bytes that came right before it in the file.
+        public var before: [UInt8]
+        /// Up to 256 bytes that came right after it in the file.
+        public var after: [UInt8]
+
+        public init(offset: Int, length: Int, before: [UInt8], after: [UInt8]) {
+            self.offset = offset
+            self.length = length
+            self.before = before
+            self.after = after
+        }
+    }
+
+    public var fragments: [Fragment]
+    /// SHA-256 (hex) of the whole file as the removal wrote it.
+    public var fileDigest: String
+
+    public init(fragments: [Fragment], fileDigest: String) {
+        self.fragments = fragments
+        self.fileDigest = fileDigest
     }
 }
