@@ -55,6 +55,8 @@ let package = Package(
         .library(name: "StreakKit", targets: ["StreakKit"]),
         .library(name: "StreakAPI", targets: ["StreakAPI"]),
         .library(name: "StreakServer", targets: ["StreakServer"]),
+        .library(name: "EraserAPI", targets: ["EraserAPI"]),
+        .library(name: "EraserServer", targets: ["EraserServer"]),
         .library(name: "EraserKit", targets: ["EraserKit"]),
         .executable(name: "kindred", targets: ["kindred"]),
     ],
@@ -214,6 +216,20 @@ let package = Package(
             dependencies: ["StreakAPI", "StreakKit"] + domainDependencies,
             swiftSettings: swiftSettings
         ),
+        // Ex-Eraser's contract: the tier and its limits, anonymous analytics (docs/exeraser.md).
+        .target(
+            name: "EraserAPI",
+            dependencies: [.product(name: "OpenAPIRuntime", package: "swift-openapi-runtime")],
+            resources: [.copy("openapi.yaml")],
+            swiftSettings: swiftSettings,
+            plugins: [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")]
+        ),
+        // Ex-Eraser's small server side: the plan from billing's tier, analytics not linked to anyone.
+        .target(
+            name: "EraserServer",
+            dependencies: ["EraserAPI"] + domainDependencies,
+            swiftSettings: swiftSettings
+        ),
         // Billing: RevenueCat and Stripe webhooks into an append-only plan history, syncs, and the
         // core's `Entitlements` for every app. Its client routes are in the core contract.
         .target(
@@ -247,6 +263,8 @@ let package = Package(
                 "CloserServer",
                 "SoulMateServer",
                 "StreakServer",
+                "EraserServer",
+                "EraserAPI",
                 "BillingServer",
                 "AdminConsole",
                 "KindredAPI",
@@ -344,6 +362,8 @@ let package = Package(
         // thumbnails; scripts/lib/deps.sh installs them.
         .systemLibrary(name: "CLibJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg-dev"])]),
         .systemLibrary(name: "CLibPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        // libjpeg-turbo behind setjmp/longjmp, so a bad JPEG is an error code, not an exit().
+        .target(name: "CEraserImage", dependencies: ["CLibJPEG"]),
         // Ex-Eraser on the device: the photo library and calendar services (a folder and .ics files
         // on Linux), the scan engine, the encrypted Vault and the Cooling Off bin
         // (docs/exeraser-device.md).
@@ -354,9 +374,12 @@ let package = Package(
                 "KindredClient",
                 "CLibJPEG",
                 "CLibPNG",
+                "CEraserImage",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
+            // The face worker (Python, dlib-bin): installed next to the `kindred` binary.
+            resources: [.copy("Faces/Worker")],
             swiftSettings: swiftSettings
         ),
         .executableTarget(
@@ -367,6 +390,8 @@ let package = Package(
                 "SoulMateAPI",
                 "SoulMateServer",
                 "StreakServer",
+                "EraserServer",
+                "EraserAPI",
                 "StreakKit",
                 "StreakClient",
                 "CloserKit",
@@ -516,6 +541,8 @@ let package = Package(
                 "CloserServer",
                 "SoulMateServer",
                 "StreakServer",
+                "EraserServer",
+                "EraserAPI",
                 "AdminConsole",
                 "KindredAPI",
                 "KindredStore",
@@ -580,6 +607,15 @@ let package = Package(
             ] + serverTestProducts,
             swiftSettings: swiftSettings
         ),
+        // Ex-Eraser's server side, through the server's router.
+        .testTarget(
+            name: "EraserServerTests",
+            dependencies: [
+                "KindredServerTestSupport", "KindredTestSupport", "EraserServer", "KindredServerCore", "KindredServer",
+                "EraserAPI", "KindredAPI", "KindredStore",
+            ] + serverTestProducts,
+            swiftSettings: swiftSettings
+        ),
         // Billing: webhooks, the inbox, the ledger, syncs and entitlements.
         .testTarget(
             name: "BillingServerTests",
@@ -609,6 +645,8 @@ let package = Package(
                 "CloserServer",
                 "SoulMateServer",
                 "StreakServer",
+                "EraserServer",
+                "EraserAPI",
                 "BillingServer",
                 "AdminConsole",
                 "ExampleServer",

@@ -8,7 +8,7 @@ struct Kindred: AsyncParsableCommand {
         abstract: "Kindred: the privacy-first backend and device toolkit.",
         subcommands: [
             ServeCommand.self, MigrateCommand.self, UsersCommand.self, AdminCommand.self, BillingCommand.self, JobsCommand.self, QueueCommand.self,
-            AccountCommand.self, CryptoCommand.self, CloserCommand.self, ChatCommand.self, StreaksCommand.self,
+            AccountCommand.self, CryptoCommand.self, CloserCommand.self, ChatCommand.self, StreaksCommand.self, EraserCommand.self,
         ]
     )
 }

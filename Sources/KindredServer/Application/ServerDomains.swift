@@ -1,6 +1,7 @@
 import AdminConsole
 import BillingServer
 import CloserServer
+import EraserServer
 import KindredServerCore
 import KindredStore
 import SoulMateServer
@@ -14,6 +15,8 @@ public struct DomainSettings: Sendable {
     public var soulmate = SoulMateSettings()
     /// StreakSync's settings.
     public var streaksync = StreakSettings()
+    /// Ex-Eraser's settings.
+    public var exeraser = EraserSettings()
     /// Billing: provider secrets, base URLs, products and the inbox's retry policy.
     public var billing = BillingSettings()
     /// The admin console's settings.
@@ -37,6 +40,7 @@ package enum ServerDomains {
             CloserDomain(settings: settings.closer, entitlements: settings.closerEntitlements),
             SoulMateDomain(settings: settings.soulmate),
             StreakDomain(settings: settings.streaksync),
+            EraserDomain(settings: settings.exeraser),
             BillingDomain(settings: settings.billing),
             AdminDomain(settings: settings.admin, subscriptions: adminSubscriptions(settings)),
         ]

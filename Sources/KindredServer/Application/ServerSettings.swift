@@ -249,6 +249,7 @@ public struct ServerSettings: Sendable {
         server.closer = try resolveCloser(config)
         server.domains.soulmate = try resolveSoulMate(config)
         server.domains.streaksync = try resolveStreak(config)
+        server.domains.exeraser = try resolveEraser(config)
         server.admin = try resolveAdmin(config)
         server.billing = try resolveBilling(config)
 

@@ -42,11 +42,14 @@ import Testing
         let closer = try String(contentsOf: root.appendingPathComponent("Sources/CloserAPI/openapi.yaml"), encoding: .utf8)
         let soulmate = try String(contentsOf: root.appendingPathComponent("Sources/SoulMateAPI/openapi.yaml"), encoding: .utf8)
         let streaksync = try String(contentsOf: root.appendingPathComponent("Sources/StreakAPI/openapi.yaml"), encoding: .utf8)
-        let merged = try OpenAPIMerge.merge([("core", core), ("closer", closer), ("soulmate", soulmate), ("streaksync", streaksync)])
+        let exeraser = try String(contentsOf: root.appendingPathComponent("Sources/EraserAPI/openapi.yaml"), encoding: .utf8)
+        let merged = try OpenAPIMerge.merge([
+            ("core", core), ("closer", closer), ("soulmate", soulmate), ("streaksync", streaksync), ("exeraser", exeraser),
+        ])
         try await TestApplication().test { client in
             for (path, expected) in [
                 ("/openapi/core.yaml", core), ("/openapi/closer.yaml", closer), ("/openapi/soulmate.yaml", soulmate),
-                ("/openapi/streaksync.yaml", streaksync), ("/openapi.yaml", merged),
+                ("/openapi/streaksync.yaml", streaksync), ("/openapi/exeraser.yaml", exeraser), ("/openapi.yaml", merged),
             ] {
                 try await client.execute(uri: path, method: .get) { response in
                     #expect(response.status == .ok, "\(path)")

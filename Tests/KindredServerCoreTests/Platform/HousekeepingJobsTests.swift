@@ -20,7 +20,7 @@ import Testing
             #expect(platform.jobs.jobs.map(\.name)
                 == [
                 "accounts.purge-expired-tokens", "admin.purge-sessions", "closer.assign-daily-questions", "closer.daily-reminders", "closer.purge-invites",
-                "notifications.purge-sent", "platform.prune-queue-keys", "platform.prune-rate-limits", "realtime.prune-events",
+                "exeraser.prune-analytics", "notifications.purge-sent", "platform.prune-queue-keys", "platform.prune-rate-limits", "realtime.prune-events",
                 "soulmate.cleanup-envelopes", "streaksync.prune-scores"])
             let early = try await platform.jobs.runNow("accounts.purge-expired-tokens")
             #expect(early.message == "deleted 0 expired refresh tokens and 0 expired sessions")
