@@ -767,6 +767,13 @@ let package = Package(
             exclude: ["Support/Python"],
             swiftSettings: swiftSettings
         ),
+        // scripts/bench-eraser: a scan of 10,000 photos and 5,000 events against a bare walk.
+        .executableTarget(
+            name: "kindred-eraser-bench",
+            dependencies: ["EraserKit", .product(name: "Crypto", package: "swift-crypto")],
+            path: "Benchmarks/EraserBench",
+            swiftSettings: swiftSettings
+        ),
         // scripts/bench-streak-parse: share texts per second against a plain line split.
         .executableTarget(
             name: "kindred-streak-bench",

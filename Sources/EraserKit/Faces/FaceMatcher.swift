@@ -9,11 +9,12 @@ import Foundation
 /// Confidence is a fixed, strictly decreasing function of the distance `d` alone, so sorting by
 /// confidence is sorting by distance and never changes between runs:
 ///
-///     confidence = clamp(1 − d / (2 · threshold), 0, 1)
+///     confidence = 1 / (1 + (d / threshold)²)
 ///
-/// `d = 0` gives 1, `d = threshold` gives exactly 0.5 (so a match is confidence ≥ 0.5), and
-/// `d ≥ 2 · threshold` gives 0. With the default threshold, a typical same-person distance of
-/// 0.3–0.5 reads 0.75–0.58, and strangers (0.7–1.0) read 0.42–0.17.
+/// (`FaceDistance.confidence`, the one formula the scan engine and its review use too). `d = 0`
+/// gives 1, `d = threshold` gives exactly 0.5 (so a match is confidence ≥ 0.5), and it keeps
+/// falling towards 0 beyond. With the default threshold, a typical same-person distance of
+/// 0.3–0.5 reads 0.80–0.59, and strangers (0.7–1.0) read 0.42–0.26.
 ///
 /// A reference photo contributes its largest face (by box area; a reference photo is normally a
 /// portrait, and background faces are smaller); one without a face is refused
@@ -92,10 +93,10 @@ public struct FaceMatcher: Sendable, Equatable {
         return sum.squareRoot()
     }
 
-    /// The confidence for `distance`: `clamp(1 − distance / (2 · threshold), 0, 1)`.
+    /// The confidence for `distance`: `1 / (1 + (distance / threshold)²)` (`FaceDistance.confidence`).
     public func confidence(forDistance distance: Double) -> Double {
         guard !distance.isNaN else { return 0 }
-        return min(1, max(0, 1 - distance / (2 * threshold)))
+        return FaceDistance.confidence(distance: distance, threshold: threshold)
     }
 
     /// How `face` compares with the references, matching or not.

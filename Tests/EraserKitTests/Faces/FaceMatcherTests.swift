@@ -18,14 +18,16 @@ import Testing
         #expect(try FaceMatcher.distance(descriptor(1, 2, 3), descriptor(1, 2, 3)) == 0)
     }
 
-    @Test func confidenceIsHalfAtTheThresholdAndFallsLinearly() throws {
+    @Test func confidenceIsHalfAtTheThresholdAndFallsWithTheDistance() throws {
         let matcher = try FaceMatcher(references: [descriptor(0)])
         #expect(matcher.threshold == 0.6)
         #expect(matcher.confidence(forDistance: 0) == 1)
         #expect(matcher.confidence(forDistance: 0.6) == 0.5)
-        #expect(abs(matcher.confidence(forDistance: 0.3) - 0.75) < 1e-12)
-        #expect(matcher.confidence(forDistance: 1.2) == 0)
-        #expect(matcher.confidence(forDistance: 5) == 0)
+        #expect(abs(matcher.confidence(forDistance: 0.3) - 0.8) < 1e-12)
+        #expect(abs(matcher.confidence(forDistance: 1.2) - 0.2) < 1e-12)
+        #expect(matcher.confidence(forDistance: 5) < 0.02)
+        // The scan engine's review ranks by the same formula.
+        #expect(matcher.confidence(forDistance: 0.45) == FaceDistance.confidence(distance: 0.45, threshold: 0.6))
         #expect(matcher.confidence(forDistance: .nan) == 0)
         let distances = stride(from: 0.0, through: 1.2, by: 0.01).map { $0 }
         let confidences = distances.map(matcher.confidence(forDistance:))
@@ -39,7 +41,7 @@ import Testing
         #expect(try strict.compare(probe).isMatch == false)
         let loose = try strict.withThreshold(0.6)
         let comparison = try loose.compare(probe)
-        #expect(comparison == FaceMatch(box: probe.box, distance: 0.5, confidence: 1 - 0.5 / 1.2, reference: 0, isMatch: true))
+        #expect(comparison == FaceMatch(box: probe.box, distance: 0.5, confidence: 1 / (1 + (0.5 / 0.6) * (0.5 / 0.6)), reference: 0, isMatch: true))
     }
 
     @Test func aFaceAtExactlyTheThresholdMatches() throws {
