@@ -9,7 +9,7 @@ struct BillingController: Sendable {
     let database: Database
     let clock: any WallClock
     let settings: BillingSettings
-    let entitlements: Entitlements
+    let entitlements: any Entitlements
     let sync: BillingSync
     let rateLimiter: RateLimiter
     let logger: Logger

@@ -90,7 +90,9 @@ extension BillingAdministration {
             for invoice in invoices where invoice.status == "paid" {
                 guard let invoiceID = invoice.id, let subscription = invoice.invoiceSubscriptionID,
                     let line = invoice.lines?.data.filter({ $0.period?.end != nil }).max(by: { ($0.period?.end ?? 0) < ($1.period?.end ?? 0) }),
-                    let end = line.period?.end
+                    let end = line.period?.end,
+                    // Times Stripe cannot send (after 9999) would overflow in milliseconds: skipped.
+                    (0...StripeEvent.latestCreated).contains(end), (0...StripeEvent.latestCreated).contains(line.period?.start ?? end)
                 else { continue }
                 guard seen.insert("\(subscription)|\(end)").inserted else { continue }
                 let productID = invoice.firstPriceID ?? "unknown"

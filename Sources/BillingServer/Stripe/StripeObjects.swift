@@ -30,6 +30,27 @@ struct StripeEvent: Decodable, Sendable {
         /// The object.
         var object: StripeObject
     }
+
+    /// The latest `created` accepted: 9999-12-31T23:59:59Z. Anything later is not a time Stripe
+    /// sends, and `created * 1000` (milliseconds) would overflow and trap the worker (issue 21,
+    /// item 14): such an event fails to decode, so the inbox dead-letters it with the reason.
+    static let latestCreated: Int64 = 253_402_300_799
+
+    private enum CodingKeys: String, CodingKey { case id, type, created, livemode, data }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decode(String.self, forKey: .id)
+        type = try container.decode(String.self, forKey: .type)
+        created = try container.decode(Int64.self, forKey: .created)
+        guard (0...Self.latestCreated).contains(created) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .created, in: container, debugDescription: "created \(created) is not a time between 1970 and 9999"
+            )
+        }
+        livemode = try container.decodeIfPresent(Bool.self, forKey: .livemode)
+        data = try container.decode(DataField.self, forKey: .data)
+    }
 }
 
 /// An id that Stripe sends either as a string or as an expanded object with an `id`.

@@ -157,4 +157,26 @@ import Testing
             #expect(applied == 1)
         }
     }
+
+    /// Issue 21, item 14: a signed event whose `created` would overflow in milliseconds used to
+    /// trap the worker on every attempt; now it is dead-lettered with the reason, and the inbox
+    /// goes on with the next event.
+    @Test("an event with an absurd created time is dead-lettered, not a crash", arguments: Backend.all)
+    func hugeCreatedIsDeadLettered(backend: Backend) async throws {
+        let clock = TestClock(start: BillingFixtures.start)
+        try await TestApplication.run(on: backend, clock: clock, billing: BillingFixtures.settings()) { application, client in
+            let huge = BillingFixtures.stripeEvent(
+                id: "evt_huge", type: "customer.created", created: Int64.max / 100, object: ["id": "cus_H", "object": "customer"]
+            )
+            #expect(try await client.stripeWebhook(huge).status == .ok)
+            #expect(try await client.stripeWebhook(Self.body).status == .ok)
+            for _ in 0..<3 {
+                await application.drainInbox()
+                clock.advance(by: .seconds(3))
+            }
+            let dead = try await application.billing.deadLetters()
+            #expect(dead.count == 1)
+            #expect(dead.first?.lastError.contains("not a time between 1970 and 9999") == true, "\(dead)")
+        }
+    }
 }
