@@ -12,6 +12,10 @@ struct NotificationsController: Sendable {
 
     // MARK: - Push tokens
 
+    /// The most tokens one account keeps (issue 21, item 9): registering one more drops the
+    /// least recently registered, so a script cannot grow an account's fan-out without bound.
+    static let maxTokensPerUser = 20
+
     /// Registers a device's token; returns it and whether it is new.
     func register(
         _ registration: Components.Schemas.PushTokenRegistration, for user: AuthenticatedUser
@@ -50,6 +54,15 @@ struct NotificationsController: Sendable {
                     SQLBind(token), SQLBind(environment), SQLBind(deviceID), SQLBind(now), SQLBind(now)
                 )
                 .run()
+            // Over the cap: the least recently registered tokens go (never the one just stored).
+            let surplus = try await sql.select().column("id").from("kindred_push_tokens")
+                .where("user_id", .equal, userID)
+                .orderBy("updated_at", .descending).orderBy("created_at", .descending).orderBy("id", .descending)
+                .limit(1_000).offset(Self.maxTokensPerUser).all()
+                .map { try $0.decode(column: "id", as: String.self) }
+            if !surplus.isEmpty {
+                try await sql.delete(from: "kindred_push_tokens").where("id", .in, surplus).run()
+            }
             return true
         }
         let stored = try await tokens(of: user).first { $0.token == token }

@@ -57,6 +57,31 @@ import Testing
         }
     }
 
+    /// Issue 21, item 9: a script registering token after token cannot grow an account's fan-out
+    /// without bound; the least recently registered tokens are dropped beyond 20.
+    @Test(arguments: Backend.all)
+    func anAccountKeepsAtMostTwentyTokensDroppingTheOldest(backend: Backend) async throws {
+        try await TestApplication.run(on: backend) { application, client in
+            let session = try await client.anonymous()
+            let other = try await client.anonymous()
+            let kept = String(repeating: "ab", count: 32)
+            #expect(try await client.call(.post, "/v1/me/push-tokens", token: other.accessToken, json: Self.body(kept)).status == .created)
+            for index in 0..<25 {
+                let token = String(format: "%064x", index + 1)
+                application.clock.advance(by: .seconds(1))
+                let response = try await client.call(
+                    .post, "/v1/me/push-tokens", token: session.accessToken, json: Self.body(token, device: "device-\(index)")
+                )
+                #expect(response.status == .created, "\(response.text)")
+            }
+            let list = try await client.call(.get, "/v1/me/push-tokens", token: session.accessToken).decode(TokenList.self)
+            #expect(Set(list.tokens.map(\.token)) == Set((6...25).map { String(format: "%064x", $0) }))
+            // Another account's tokens are not touched.
+            let others = try await client.call(.get, "/v1/me/push-tokens", token: other.accessToken).decode(TokenList.self)
+            #expect(others.tokens.map(\.token) == [kept])
+        }
+    }
+
     @Test func aTokenMovesToTheAccountThatRegistersItAndOnlyItsHolderDeletesIt() async throws {
         try await TestApplication.run(on: .sqlite) { application, client in
             let alice = try await client.anonymous()
