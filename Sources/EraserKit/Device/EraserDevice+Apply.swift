@@ -1,0 +1,146 @@
+import Foundation
+
+/// What `EraserDevice.apply` carried out.
+public struct ApplyReport: Sendable, Equatable {
+    /// One carried-out decision.
+    public struct Entry: Sendable, Equatable {
+        /// The result's store key (`asset:<id>`, `event:<id>`).
+        public var itemKey: String
+        /// `.vault` or `.delete`.
+        public var decision: ReviewDecision
+        /// The Vault item now holding it.
+        public var vaultItemID: VaultItemID
+        /// When a deleted item is destroyed for good, unless restored first.
+        public var deleteAfter: Date?
+    }
+
+    /// The decisions carried out, in gallery order.
+    public var entries: [Entry]
+}
+
+extension EraserDevice {
+    /// The Vault metadata key holding the JSON of the `RemovedAsset` or `RemovedEvent` (without
+    /// its `original` bytes, which are the item's contents) that `restore` needs.
+    public static let removedMetadataKey = "eraser.removed"
+
+    /// Carries out the review's pending vault and delete decisions: each item is copied into the
+    /// Vault first, then taken out of the library or calendar (a crash in between leaves the item
+    /// in both places, never in neither); a deleted item then goes into the Cooling Off bin.
+    /// A decision is marked executed once done, so running `apply` again resumes.
+    /// - Throws: the review's, library's, calendar's and Vault's errors (items done before stay done).
+    @discardableResult
+    public func apply(now: Date = Date()) throws(EraserKitError) -> ApplyReport {
+        let settings = try settings()
+        let library = try library(settings)
+        let calendar = try calendar(settings)
+        let review = ScanReview(store: scanStore, library: library, calendar: calendar)
+        var entries: [ApplyReport.Entry] = []
+        let categories = Dictionary(try review.results().map { ($0.item, $0.categories) }, uniquingKeysWith: { first, _ in first })
+        for pending in try review.pendingDecisions() {
+            let matchType = Self.matchType(categories[pending.item]?.first)
+            let item: VaultItem
+            switch pending.item {
+            case .asset(let id):
+                item = try vaultPhoto(id, library: library, matchType: matchType, now: now)
+            case .event(let id):
+                guard let calendar else { throw .scan(.missingDependency("a calendar")) }
+                item = try vaultEvent(id, calendar: calendar, matchType: matchType, now: now)
+            }
+            var deleteAfter: Date?
+            if pending.decision == .delete {
+                if let entry = item.coolingOff, entry.status == .pending {
+                    deleteAfter = entry.deleteAfter  // An interrupted apply already put it in the bin.
+                } else {
+                    deleteAfter = try vault.deleteLater(item.id, now: now).deleteAfter
+                }
+            }
+            try review.markExecuted(pending.item)
+            entries.append(.init(itemKey: pending.item.key, decision: pending.decision, vaultItemID: item.id, deleteAfter: deleteAfter))
+            if var figures = try self.settings().scan {
+                if pending.decision == .delete { figures.totalDeleted += 1 } else { figures.totalVaulted += 1 }
+                try record(figures)
+            }
+        }
+        return ApplyReport(entries: entries)
+    }
+
+    /// The Vault's match type for a result's first category.
+    static func matchType(_ category: ScanCategory?) -> VaultMatchType {
+        switch category {
+        case .face: return .face
+        case .dateRange: return .dateRange
+        case .contact: return .contact
+        case .manual, nil: return .manual
+        }
+    }
+
+    /// Copies the asset into the Vault (unless an interrupted apply already did), then removes it
+    /// from the library.
+    private func vaultPhoto(_ id: AssetID, library: FolderPhotoLibrary, matchType: VaultMatchType,
+                            now: Date) throws(EraserKitError) -> VaultItem {
+        let existing = try vault.items(originalID: id.rawValue).first { $0.coolingOff == nil || $0.coolingOff?.status == .pending }
+        guard let asset = try library.asset(id) else {
+            if let existing { return existing }  // Removed after the copy, before the mark.
+            throw .library(.notFound(id))
+        }
+        if let existing {
+            _ = try library.removeForVault(id)
+            return existing
+        }
+        let contents = try library.contentsURL(of: id)
+        let modified: Date
+        do throws(LibraryError) {
+            guard let identity = try LibraryFiles.identity(contents.path) else { throw .notFound(id) }
+            modified = identity.modificationDate
+        } catch {
+            throw .library(error)
+        }
+        let removed = RemovedAsset(asset: asset, modificationDate: modified, state: .visible)
+        let metadata = VaultItemMetadata(
+            originalPath: asset.path, originalName: (asset.path as NSString).lastPathComponent,
+            capturedAt: asset.captureDate.date, modifiedAt: modified,
+            location: asset.location.map { VaultLocation(latitude: $0.latitude, longitude: $0.longitude) },
+            extra: [Self.removedMetadataKey: try Self.json(removed)])
+        let item = try vault.add(file: contents, item: VaultItemInput(
+            originalID: id.rawValue, type: asset.mediaType == .photo ? .photo : .video, matchType: matchType,
+            source: .cameraRoll, metadata: metadata), now: now)
+        _ = try library.removeForVault(id)
+        return item
+    }
+
+    /// Removes the event from its calendar and vaults its original VEVENT text.
+    private func vaultEvent(_ id: EventID, calendar: ICSCalendarStore, matchType: VaultMatchType,
+                            now: Date) throws(EraserKitError) -> VaultItem {
+        if let existing = try vault.items(originalID: id.rawValue).first(where: { $0.coolingOff?.status != .deleted }),
+           try calendar.event(id) == nil {
+            return existing
+        }
+        let removed = try calendar.remove(id)
+        var stored = removed
+        stored.original = []
+        let metadata = VaultItemMetadata(
+            originalPath: removed.event.calendar, originalName: "\(removed.event.title).ics", capturedAt: removed.event.start,
+            title: removed.event.title, extra: [Self.removedMetadataKey: try Self.json(stored)])
+        return try vault.add(bytes: removed.original, item: VaultItemInput(
+            originalID: id.rawValue, type: .calendar, matchType: matchType, source: .calendar, metadata: metadata), now: now)
+    }
+
+    /// `value` as JSON text.
+    static func json(_ value: some Encodable) throws(EraserKitError) -> String {
+        do {
+            return String(decoding: try JSONEncoder().encode(value), as: UTF8.self)
+        } catch {
+            throw .vault(.invalidInput("cannot encode \(type(of: value)): \(error)"))
+        }
+    }
+
+    /// Decodes the JSON text `text` as `type`.
+    static func decode<T: Decodable>(_ type: T.Type, _ text: String?, item: VaultItemID) throws(EraserKitError) -> T {
+        guard let text else { throw .vault(.corrupted(what: "vault item \(item)", reason: "it has no restore record")) }
+        do {
+            return try JSONDecoder().decode(type, from: Data(text.utf8))
+        } catch {
+            throw .vault(.corrupted(what: "vault item \(item)", reason: "its restore record does not parse: \(error)"))
+        }
+    }
+}
