@@ -21,7 +21,7 @@ struct StreaksCommand: AsyncParsableCommand {
         subcommands: [
             StreaksParseCommand.self, StreaksGamesCommand.self,
             StreaksAddCommand.self, StreaksListCommand.self, StreaksStreaksCommand.self, StreaksAchievementsCommand.self,
-            StreaksImportCommand.self, StreaksExportCommand.self,
+            StreaksImportCommand.self, StreaksExportCommand.self, StreaksStatsCommand.self, StreaksRecapCommand.self,
             StreaksSignUpCommand.self, StreaksLogInCommand.self, StreaksLogOutCommand.self, StreaksProfileCommand.self,
             StreaksSyncCommand.self, StreaksCodeCommand.self, StreaksFriendCommand.self, StreaksFriendsCommand.self,
             StreaksAcceptCommand.self, StreaksRemoveCommand.self, StreaksBoardCommand.self,
