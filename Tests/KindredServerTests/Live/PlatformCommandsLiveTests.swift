@@ -33,7 +33,7 @@ import Testing
         #expect(rows.map { $0[1] } == ["*/15 * * * *", "*/30 * * * *", "*/15 * * * *", "*/15 * * * *", "23 * * * *", "47 3 * * *", "23 4 * * *", "17 3 * * *", "7 * * * *", "41 * * * *",
                                         "23 * * * *", "41 3 * * *"])
         #expect(rows.map { $0[2] } == Array(repeating: "UTC", count: 12))
-        #expect(rows.map { $0[4] } == Array(repeating: "-", count: 11))
+        #expect(rows.map { $0[4] } == Array(repeating: "-", count: 12))
         #expect(rows.allSatisfy { (try? Date($0[3], strategy: .iso8601)) != nil })
 
         let run = try runKindred(["jobs", "run", "platform.prune-rate-limits", "--database-url", url, "--log-level", "error"])
