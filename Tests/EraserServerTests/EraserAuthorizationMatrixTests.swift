@@ -46,19 +46,7 @@ import Testing
     static let contractOperations: Set<String> = ["GET /v1/exeraser/plan", "POST /v1/analytics/events"]
 
     @Test func theTableCoversEveryOperationOfTheContract() {
-        let document = String(decoding: EraserContract.document, as: UTF8.self)
-        var operations: Set<String> = []
-        var path: String?
-        for line in document.split(separator: "\n", omittingEmptySubsequences: false) {
-            if line.hasPrefix("  /v1/"), line.hasSuffix(":") {
-                path = String(line.dropFirst(2).dropLast())
-            } else if let current = path, line.hasPrefix("    "), !line.hasPrefix("     "), line.hasSuffix(":") {
-                let method = line.trimmingCharacters(in: .whitespaces).dropLast().uppercased()
-                if ["GET", "PUT", "POST", "DELETE", "PATCH"].contains(method) { operations.insert("\(method) \(current)") }
-            } else if !line.hasPrefix(" "), !line.isEmpty {
-                path = nil
-            }
-        }
+        let operations = KindredServerTestSupport.contractOperations(EraserContract.document)
         #expect(operations == Self.contractOperations)
         #expect(Set(Self.routes.map { "\($0.method.rawValue) \($0.path)" }) == Self.contractOperations)
     }

@@ -169,20 +169,7 @@ import Testing
     ]
 
     @Test func theTableCoversEveryOperationOfTheContract() throws {
-        // The contract's paths and methods, read from the document itself.
-        let document = String(decoding: SoulMateContract.document, as: UTF8.self)
-        var operations: Set<String> = []
-        var path: String?
-        for line in document.split(separator: "\n", omittingEmptySubsequences: false) {
-            if line.hasPrefix("  /v1/"), line.hasSuffix(":") {
-                path = String(line.dropFirst(2).dropLast())
-            } else if let current = path, line.hasPrefix("    "), !line.hasPrefix("     "), line.hasSuffix(":") {
-                let method = line.trimmingCharacters(in: .whitespaces).dropLast().uppercased()
-                if ["GET", "PUT", "POST", "DELETE", "PATCH"].contains(method) { operations.insert("\(method) \(current)") }
-            } else if !line.hasPrefix(" "), !line.isEmpty {
-                path = nil
-            }
-        }
+        let operations = KindredServerTestSupport.contractOperations(SoulMateContract.document)
         #expect(operations == Self.contractOperations)
         let called = Set(Self.routes.map { route in
             let path = String(route.path.split(separator: "?").first ?? "")
