@@ -52,16 +52,22 @@ extension AdminConsole {
     }
 
     /// `POST /admin/subscriptions/:user/refresh` and `…/sync` (CSRF-checked): recompute the
-    /// record, or run both provider syncs first; then 303 to the detail page, which shows what
+    /// record, or run the provider syncs first (`provider=both|stripe|revenuecat`, both when
+    /// absent); then 303 to the detail page, which shows what
     /// happened once (a reload does not post again).
     func detailAction(_ request: Request, context: KindredRequestContext, sync: Bool) async throws -> Response {
-        let (session, _) = try await postedForm(request, context: context)
+        let (session, form) = try await postedForm(request, context: context)
         let userID = try Self.userID(context)
         let directory = subscriptions
         let notice: String
         if sync {
-            guard let outcome = try await directory.syncNow(userID: userID) else { throw AdminRefusal.notFound("user \(userID)") }
-            notice = "Synced: \(outcome.appended) plan entries appended"
+            guard let providers = AdminSyncProviders(rawValue: form["provider"] ?? "both") else {
+                throw AdminRefusal.badRequest("provider must be both, stripe or revenuecat")
+            }
+            guard let outcome = try await directory.syncNow(userID: userID, providers: providers) else {
+                throw AdminRefusal.notFound("user \(userID)")
+            }
+            notice = (providers == .both ? "Synced" : "Synced \(providers.rawValue)") + ": \(outcome.appended) plan entries appended"
                 + (outcome.failedProviders.isEmpty ? "." : "; could not read \(outcome.failedProviders.joined(separator: ", ")).")
         } else {
             guard try await directory.refresh(userID: userID) else { throw AdminRefusal.notFound("user \(userID)") }

@@ -61,7 +61,7 @@ struct UnavailableSubscriptionDirectory: AdminSubscriptionDirectory {
     func search(_ query: AdminSubscriptionQuery) async throws -> AdminSubscriptionPage { AdminSubscriptionPage(rows: [], total: 0) }
     func detail(userID: String) async throws -> AdminSubscriptionDetail? { nil }
     func refresh(userID: String) async throws -> Bool { false }
-    func syncNow(userID: String) async throws -> AdminSyncOutcome? { nil }
+    func syncNow(userID: String, providers: AdminSyncProviders) async throws -> AdminSyncOutcome? { nil }
     func backfill(_ kind: AdminBackfillKind, dryRun: Bool, userID: String?) async throws -> AdminBackfillReport { throw unavailable }
     func doubleBilled(limit: Int) async throws -> [AdminSubscriptionRow] { [] }
 }

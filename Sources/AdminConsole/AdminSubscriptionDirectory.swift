@@ -11,8 +11,8 @@ public protocol AdminSubscriptionDirectory: Sendable {
     func detail(userID: String) async throws -> AdminSubscriptionDetail?
     /// Recomputes a user's record; false when there is no such user.
     func refresh(userID: String) async throws -> Bool
-    /// Runs both provider syncs for a user now; nil when there is no such user.
-    func syncNow(userID: String) async throws -> AdminSyncOutcome?
+    /// Runs the chosen provider syncs for a user now; nil when there is no such user.
+    func syncNow(userID: String, providers: AdminSyncProviders) async throws -> AdminSyncOutcome?
     /// Runs a backfill (all users, or one): with `dryRun`, only reports what it would write.
     func backfill(_ kind: AdminBackfillKind, dryRun: Bool, userID: String?) async throws -> AdminBackfillReport
     /// Users flagged for double billing (both providers active at once).
@@ -169,6 +169,17 @@ public struct AdminSubscriptionDetail: Sendable, Equatable {
 }
 
 /// What "sync this user now" did.
+/// Which providers "Sync this user now" reads (the seed's Stripe-only trigger is `.stripe`).
+public enum AdminSyncProviders: String, Sendable, Equatable, CaseIterable {
+    /// Stripe and RevenueCat, in parallel.
+    case both
+    /// Stripe only.
+    case stripe
+    /// RevenueCat only.
+    case revenuecat
+}
+
+/// What "Sync this user now" did.
 public struct AdminSyncOutcome: Sendable, Equatable {
     /// Plan entries appended.
     public var appended: Int

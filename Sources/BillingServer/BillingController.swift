@@ -20,6 +20,15 @@ struct BillingController: Sendable {
         return BillingRepresentation.subscription(snapshot: snapshot(plans, app: try Self.app(of: user)), plans: plans)
     }
 
+    /// `GET /v1/me/subscription/document`: Pulse's document shape.
+    func document(of user: AuthenticatedUser) async throws -> Components.Schemas.PulseSubscriptionDocument {
+        let now = Int64(clock.now().timeIntervalSince1970.rounded(.down))
+        guard let document = try await BillingLedger.document(of: user.user.id, settings: settings, now: now, on: database.sql) else {
+            throw KindredError.internal
+        }
+        return BillingRepresentation.document(document)
+    }
+
     /// `GET /v1/me/entitlements`.
     func entitlements(of user: AuthenticatedUser) async throws -> Components.Schemas.Entitlements {
         let plans = try await BillingLedger.current(of: user.user.id, on: database.sql)

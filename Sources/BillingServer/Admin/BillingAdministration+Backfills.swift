@@ -3,6 +3,9 @@ import Foundation
 import KindredStore
 import SQLKit
 
+/// A backfill's progress report: items done and the total.
+public typealias BackfillProgress = @Sendable (_ done: Int, _ total: Int) -> Void
+
 extension BillingAdministration {
     /// What a backfill found (and, unless it was a dry run, wrote).
     public struct BackfillReport: Sendable, Equatable {
@@ -27,9 +30,14 @@ extension BillingAdministration {
     /// Backfill User Fields: copies each user's display name and e-mail into the subscriptions
     /// table where the app allows denormalised search fields, and clears them where it does not
     /// (Ex-Eraser). With `dryRun`, reports the changes without writing.
-    public func backfillUserFields(dryRun: Bool) async throws -> BackfillReport {
+    /// - Parameter progress: called after each page with the records examined and the total.
+    public func backfillUserFields(dryRun: Bool, progress: BackfillProgress? = nil) async throws -> BackfillReport {
         let sql = database.sql
         var report = BackfillReport(dryRun: dryRun, examined: 0, changes: [], failures: [])
+        let total = try await database.longRead { sql in
+            try await sql.select().column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n")
+                .from("kindred_billing_subscriptions").first()?.decode(column: "n", as: Int.self) ?? 0
+        }
         var after: String?
         while true {
             var select = sql.select().columns(SubscriptionRecord.columns)
@@ -55,6 +63,7 @@ extension BillingAdministration {
                     .set("updated_at", to: clock.now().millisecondsSince1970)
                     .where("user_id", .equal, record.userID).run()
             }
+            progress?(report.examined, max(total, report.examined))
         }
         return report
     }
@@ -63,7 +72,10 @@ extension BillingAdministration {
     /// reads the customer's paid invoices and appends each subscription period end the history
     /// lacks (kind `renewal`, provenance `backfill:stripe:<invoice id>`, event time = the period
     /// start, so old periods never outrank newer entries). With `dryRun`, reports without writing.
-    public func backfillExpirationHistory(dryRun: Bool, userID: String? = nil) async throws -> BackfillReport {
+    /// - Parameter progress: called after each customer with the customers done and the total.
+    public func backfillExpirationHistory(
+        dryRun: Bool, userID: String? = nil, progress: BackfillProgress? = nil
+    ) async throws -> BackfillReport {
         let sql = database.sql
         var select = sql.select().columns("external_id", "user_id").from("kindred_billing_links")
             .where("provider", .equal, BillingProvider.stripe.rawValue).orderBy("user_id").orderBy("external_id")
@@ -75,7 +87,8 @@ extension BillingAdministration {
         guard !customers.isEmpty else { return report }
         guard let stripe = sync.stripe else { throw BillingProviderError.notConfigured(.stripe) }
         let nowMs = clock.now().millisecondsSince1970
-        for (customer, user) in customers {
+        for (index, (customer, user)) in customers.enumerated() {
+            defer { progress?(index + 1, customers.count) }
             guard let app = try await BillingLedger.app(ofUser: user, on: sql) else { continue }
             let invoices: [StripeObject]
             do {

@@ -173,6 +173,14 @@ public struct BillingAdministration: Sendable {
         )
     }
 
+    /// A user's record in Pulse's `subscriptions/{userId}` document shape; nil when there is no
+    /// such user.
+    public func document(userID: String) async throws -> PulseDocument? {
+        try await BillingLedger.document(
+            of: userID, settings: settings, now: Int64(clock.now().timeIntervalSince1970.rounded(.down)), on: database.sql
+        )
+    }
+
     /// Recomputes and stores a user's record (the console's Refresh); nil when there is no such user.
     public func refresh(userID: String) async throws -> SubscriptionRecord? {
         guard let app = try await BillingLedger.app(ofUser: userID, on: database.sql) else { return nil }
@@ -188,9 +196,13 @@ public struct BillingAdministration: Sendable {
     }
 
     /// "Sync this user now": both provider syncs, then the record; nil when there is no such user.
-    public func syncNow(userID: String) async throws -> (appended: Int, failed: [BillingProvider], record: SubscriptionRecord?)? {
+    /// - Parameter providers: the providers to read (both by default; the console and
+    ///   `kindred billing sync --provider` can choose one).
+    public func syncNow(
+        userID: String, providers: Set<BillingProvider> = [.stripe, .revenuecat]
+    ) async throws -> (appended: Int, failed: [BillingProvider], record: SubscriptionRecord?)? {
         guard let app = try await BillingLedger.app(ofUser: userID, on: database.sql) else { return nil }
-        let report = await sync.syncBoth(userID: userID, app: app)
+        let report = await sync.sync(userID: userID, app: app, providers: providers)
         return (report.appended, report.failed, try await refresh(userID: userID))
     }
 

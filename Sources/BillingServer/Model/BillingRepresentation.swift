@@ -47,4 +47,20 @@ enum BillingRepresentation {
             createdAt: entry.createdAt
         )
     }
+
+    /// Pulse's document.
+    static func document(_ document: PulseDocument) -> Components.Schemas.PulseSubscriptionDocument {
+        Components.Schemas.PulseSubscriptionDocument(
+            userId: document.userId, username: document.username, userEmail: document.userEmail,
+            platform: document.platform.flatMap { .init(rawValue: $0.rawValue) },
+            status: .init(rawValue: document.status.rawValue), trialEndDate: document.trialEndDate,
+            plans: document.plans.map {
+                .init(
+                    _type: $0.type, expiration: $0.expiration, createdAt: $0.createdAt, updatedAt: $0.updatedAt,
+                    platform: .init(rawValue: $0.platform.rawValue) ?? .ios, productId: $0.productId
+                )
+            },
+            createdAt: document.createdAt, updatedAt: document.updatedAt
+        )
+    }
 }

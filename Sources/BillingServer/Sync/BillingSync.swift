@@ -26,8 +26,16 @@ struct BillingSync: Sendable {
     /// Runs both syncs in parallel for the user, then recomputes. A failing provider is reported,
     /// not thrown (the other's result still counts).
     func syncBoth(userID: String, app: AppID) async -> Report {
-        async let stripeCount = attempt(.stripe) { try await syncStripe(userID: userID, app: app) }
-        async let revenueCatCount = attempt(.revenuecat) { try await syncRevenueCat(userID: userID, app: app) }
+        await sync(userID: userID, app: app, providers: [.stripe, .revenuecat])
+    }
+
+    /// Runs the syncs of `providers` in parallel for the user (an operator may choose one: the
+    /// seed's "Stripe-only sync trigger"). A failing provider is reported, not thrown.
+    func sync(userID: String, app: AppID, providers: Set<BillingProvider>) async -> Report {
+        async let stripeCount = providers.contains(.stripe)
+            ? attempt(.stripe) { try await syncStripe(userID: userID, app: app) } : .success(0)
+        async let revenueCatCount = providers.contains(.revenuecat)
+            ? attempt(.revenuecat) { try await syncRevenueCat(userID: userID, app: app) } : .success(0)
         let results = await [stripeCount, revenueCatCount]
         var report = Report(appended: 0, failed: [])
         for result in results {

@@ -48,8 +48,13 @@ struct BillingConsoleDirectory: AdminSubscriptionDirectory {
         try await billing.refresh(userID: userID) != nil
     }
 
-    func syncNow(userID: String) async throws -> AdminSyncOutcome? {
-        guard let outcome = try await billing.syncNow(userID: userID) else { return nil }
+    func syncNow(userID: String, providers: AdminSyncProviders) async throws -> AdminSyncOutcome? {
+        let chosen: Set<BillingProvider> = switch providers {
+        case .both: [.stripe, .revenuecat]
+        case .stripe: [.stripe]
+        case .revenuecat: [.revenuecat]
+        }
+        guard let outcome = try await billing.syncNow(userID: userID, providers: chosen) else { return nil }
         return AdminSyncOutcome(appended: outcome.appended, failedProviders: outcome.failed.map(\.rawValue))
     }
 

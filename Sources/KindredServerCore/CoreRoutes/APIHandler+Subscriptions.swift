@@ -9,6 +9,13 @@ extension APIHandler {
         return .ok(.init(body: .json(try await subscriptions.subscription(of: user))))
     }
 
+    func getMySubscriptionDocument(
+        _ input: Operations.GetMySubscriptionDocument.Input
+    ) async throws -> Operations.GetMySubscriptionDocument.Output {
+        let user = try await authenticatedUser()
+        return .ok(.init(body: .json(try await subscriptions.document(of: user))))
+    }
+
     func syncMySubscription(_ input: Operations.SyncMySubscription.Input) async throws -> Operations.SyncMySubscription.Output {
         let user = try await authenticatedUser()
         var force = false

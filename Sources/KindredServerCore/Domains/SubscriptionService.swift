@@ -6,6 +6,8 @@ import KindredAPI
 package protocol SubscriptionService: Sendable {
     /// The caller's subscription state and plan history.
     func subscription(of user: AuthenticatedUser) async throws -> Components.Schemas.Subscription
+    /// The caller's record in Pulse's `subscriptions/{userId}` document shape.
+    func document(of user: AuthenticatedUser) async throws -> Components.Schemas.PulseSubscriptionDocument
     /// Re-syncs from the providers when access looks lost (or always, with `force`).
     func ensureActiveOrSync(_ user: AuthenticatedUser, force: Bool) async throws -> Components.Schemas.Subscription
     /// The app's entitlements of the caller.
@@ -19,6 +21,7 @@ package protocol SubscriptionService: Sendable {
 /// The subscription routes of a server without billing: every call is 503 `billing_unavailable`.
 struct UnavailableSubscriptions: SubscriptionService {
     func subscription(of user: AuthenticatedUser) async throws -> Components.Schemas.Subscription { throw unavailable }
+    func document(of user: AuthenticatedUser) async throws -> Components.Schemas.PulseSubscriptionDocument { throw unavailable }
     func ensureActiveOrSync(_ user: AuthenticatedUser, force: Bool) async throws -> Components.Schemas.Subscription { throw unavailable }
     func entitlements(of user: AuthenticatedUser) async throws -> Components.Schemas.Entitlements { throw unavailable }
     func checkout(_ user: AuthenticatedUser, priceID: String) async throws -> Components.Schemas.StripeCheckout { throw unavailable }

@@ -14,7 +14,7 @@ struct BillingCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "billing",
         abstract: "Show, sync and audit subscriptions (on the server's database).",
-        subcommands: [Show.self, Sync.self, Events.self, DoubleBilling.self]
+        subcommands: [Show.self, Sync.self, Document.self, Backfill.self, Events.self, DoubleBilling.self]
     )
 
     /// Opens and migrates the database named by the server options, builds billing's
@@ -43,6 +43,7 @@ struct BillingCommand: AsyncParsableCommand {
         )
         @OptionGroup var options: ServerOptions
         @Argument(help: "The user id.") var userID: String
+        @Flag(help: "Print one JSON document instead of name/value lines.") var json = false
 
         func run() async throws {
             try BillingCommand.checkUserID(userID)
@@ -50,26 +51,42 @@ struct BillingCommand: AsyncParsableCommand {
             guard let detail = try await BillingCommand.withAdministration(options, { try await $0.detail(userID: id) }) else {
                 throw CommandFailure("no user \(id)")
             }
-            print(BillingReport.detail(detail, userID: id, now: SystemClock().now()), terminator: "")
+            if json {
+                print(try UsersCommand.json(BillingJSON.Detail(detail, userID: id)))
+            } else {
+                print(BillingReport.detail(detail, userID: id, now: SystemClock().now()), terminator: "")
+            }
         }
     }
 
     struct Sync: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Run both provider syncs for a user now, recompute, and print the new state.",
+            abstract: "Run the provider syncs for a user now (both, or one), recompute, and print the new state.",
             discussion: "Exits with a failure when a provider could not be read (the other's result is kept)."
         )
         @OptionGroup var options: ServerOptions
         @Argument(help: "The user id.") var userID: String
+        @Option(help: "Only this provider: stripe or revenuecat (default: both, in parallel).") var provider: BillingProvider?
+        @Flag(help: "Print one JSON document (the outcome and the new record).") var json = false
 
         func run() async throws {
             try BillingCommand.checkUserID(userID)
             let id = userID
-            guard let outcome = try await BillingCommand.withAdministration(options, { try await $0.syncNow(userID: id) }) else {
+            let providers: Set<BillingProvider> = provider.map { [$0] } ?? [.stripe, .revenuecat]
+            guard let outcome = try await BillingCommand.withAdministration(options, {
+                try await $0.syncNow(userID: id, providers: providers)
+            }) else {
                 throw CommandFailure("no user \(id)")
             }
-            print("synced \(id): \(outcome.appended) plan entries appended")
-            print(BillingReport.state(outcome.record, now: SystemClock().now()), terminator: "")
+            if json {
+                print(try UsersCommand.json(BillingJSON.SyncOutcome(
+                    userID: id, providers: providers.map(\.rawValue).sorted(), appended: outcome.appended,
+                    failed: outcome.failed.map(\.rawValue), record: outcome.record
+                )))
+            } else {
+                print("synced \(id)\(provider.map { " (\($0.rawValue) only)" } ?? ""): \(outcome.appended) plan entries appended")
+                print(BillingReport.state(outcome.record, now: SystemClock().now()), terminator: "")
+            }
             if !outcome.failed.isEmpty {
                 throw CommandFailure("could not read \(outcome.failed.map(\.rawValue).joined(separator: ", "))")
             }
@@ -84,6 +101,7 @@ struct BillingCommand: AsyncParsableCommand {
         @OptionGroup var options: ServerOptions
         @Option(help: "Only this user's events.") var user: String?
         @Option(help: "At most this many (1–1000).") var limit = 50
+        @Flag(help: "Print a JSON array instead of tab-separated lines.") var json = false
 
         func run() async throws {
             if let user { try BillingCommand.checkUserID(user) }
@@ -92,7 +110,11 @@ struct BillingCommand: AsyncParsableCommand {
             let events = try await BillingCommand.withAdministration(options) {
                 try await $0.recentEvents(userID: user, limit: limit)
             }
-            events.forEach { print(BillingReport.line($0)) }
+            if json {
+                print(try UsersCommand.json(events.map(BillingJSON.Event.init)))
+            } else {
+                events.forEach { print(BillingReport.line($0)) }
+            }
         }
     }
 
@@ -104,12 +126,17 @@ struct BillingCommand: AsyncParsableCommand {
         )
         @OptionGroup var options: ServerOptions
         @Option(help: "At most this many (1–200).") var limit = 100
+        @Flag(help: "Print a JSON array of the records instead of tab-separated lines.") var json = false
 
         func run() async throws {
             guard (1...200).contains(limit) else { throw ValidationError("--limit must be between 1 and 200") }
             let limit = limit
             let flagged = try await BillingCommand.withAdministration(options) { try await $0.doubleBilled(limit: limit) }
-            flagged.forEach { print(BillingReport.line($0)) }
+            if json {
+                print(try UsersCommand.json(flagged))
+            } else {
+                flagged.forEach { print(BillingReport.line($0)) }
+            }
         }
     }
 }

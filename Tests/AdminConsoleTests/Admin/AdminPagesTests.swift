@@ -97,6 +97,22 @@ import Testing
             let afterRefresh = try await client.adminGet("/admin/subscriptions/user-1", cookie: browser.cookie)
             #expect(String(buffer: afterRefresh.body).contains(#"<p class="notice" id="notice">Recomputed.</p>"#))
             #expect(app.directory?.calls.withLock { $0.filter { !$0.hasPrefix("search") } } == ["sync(user-1)", "refresh(user-1)"])
+
+            // The seed's Stripe-only trigger: the form's provider choice reaches the directory.
+            let stripeOnly = try await client.adminPost(
+                "/admin/subscriptions/user-1/sync", cookies: session, fields: [("csrf", browser.csrf), ("provider", "stripe")]
+            )
+            #expect(stripeOnly.status == .seeOther)
+            let afterStripe = try await client.adminGet("/admin/subscriptions/user-1", cookie: browser.cookie)
+            #expect(String(buffer: afterStripe.body).contains(#"id="notice">Synced stripe: 2 plan entries appended"#))
+            let unknown = try await client.adminPost(
+                "/admin/subscriptions/user-1/sync", cookies: session, fields: [("csrf", browser.csrf), ("provider", "paypal")]
+            )
+            #expect(unknown.status == .badRequest)
+            #expect(
+                app.directory?.calls.withLock { $0.filter { !$0.hasPrefix("search") } }
+                    == ["sync(user-1)", "refresh(user-1)", "sync(user-1, stripe)"]
+            )
         }
     }
 

@@ -195,8 +195,8 @@ final class FakeSubscriptionDirectory: AdminSubscriptionDirectory {
         return rows.contains { $0.userID == userID }
     }
 
-    func syncNow(userID: String) async throws -> AdminSyncOutcome? {
-        calls.withLock { $0.append("sync(\(userID))") }
+    func syncNow(userID: String, providers: AdminSyncProviders) async throws -> AdminSyncOutcome? {
+        calls.withLock { $0.append(providers == .both ? "sync(\(userID))" : "sync(\(userID), \(providers.rawValue))") }
         return rows.contains { $0.userID == userID } ? AdminSyncOutcome(appended: 2, failedProviders: ["revenuecat"]) : nil
     }
 

@@ -18,6 +18,7 @@ import Testing
     /// caller's status and code where they differ.
     static let routes: [(method: HTTPRequest.Method, path: String, body: String?, permanent: Int, anonymous: (Int, String?))] = [
         (.get, "/v1/me/subscription", nil, 200, (200, nil)),
+        (.get, "/v1/me/subscription/document", nil, 200, (200, nil)),
         (.get, "/v1/me/entitlements", nil, 200, (200, nil)),
         (.post, "/v1/me/subscription/sync", #"{"force":true}"#, 200, (200, nil)),
         (.post, "/v1/billing/stripe/checkout", #"{"priceId":"closer_premium_monthly"}"#, 201, (403, "upgrade_required")),

@@ -75,8 +75,84 @@ import Testing
             let badLimit = try kindred("events", "--limit", "0")
             #expect(badLimit.status != 0)
             #expect(badLimit.stderr.contains("--limit must be between 1 and 1000"))
+
+            // The seed's Stripe-only trigger, and the other provider alone.
+            let stripeOnly = try kindred("sync", user, "--provider", "stripe")
+            #expect(stripeOnly.status != 0)
+            #expect(stripeOnly.stdout.hasPrefix("synced \(user) (stripe only): 0 plan entries appended\n"))
+            let revenueCatOnly = try kindred("sync", user, "--provider", "revenuecat", "--json")
+            #expect(revenueCatOnly.status == 0, "\(revenueCatOnly.stderr)")
+            let syncedJSON = try Self.object(revenueCatOnly.stdout)
+            #expect(syncedJSON["providers"] as? [String] == ["revenuecat"])
+            #expect(syncedJSON["failed"] as? [String] == [])
+            #expect(syncedJSON["appended"] as? Int == 0)
+            let badProvider = try kindred("sync", user, "--provider", "paypal")
+            #expect(badProvider.status != 0)
+            #expect(badProvider.stderr.contains("paypal"))
+
+            // Pulse's document, field by field against the seed's example shape.
+            let document = try kindred("document", user)
+            #expect(document.status == 0, "\(document.stderr)")
+            let seed = try Self.object(document.stdout)
+            #expect(Set(seed.keys) == ["userId", "userEmail", "platform", "status", "plans", "createdAt", "updatedAt"])
+            #expect(seed["userId"] as? String == user)
+            #expect(seed["userEmail"] as? String == "dora@example.com")
+            #expect(seed["platform"] as? String == "web")
+            #expect(seed["status"] as? String == "active")
+            #expect(seed["createdAt"] as? Int == 1_750_000_000)
+            #expect((seed["updatedAt"] as? Int).map { $0 >= 1_750_000_000 } == true)
+            let plans = try #require(seed["plans"] as? [[String: Any]])
+            #expect(plans.count == 2)
+            for (plan, expected) in zip(plans, [("pulsecheck-annual", "ios", "pc_1y"), ("pulsecheck-monthly", "web", "pc_1m")]) {
+                #expect(Set(plan.keys) == ["type", "expiration", "createdAt", "updatedAt", "platform", "productId"])
+                #expect(plan["type"] as? String == expected.0)
+                #expect(plan["platform"] as? String == expected.1)
+                #expect(plan["productId"] as? String == expected.2)
+                #expect(plan["expiration"] as? Int == Int(Self.expires))
+                #expect(plan["createdAt"] as? Int == 1_750_000_000)
+                #expect(plan["updatedAt"] as? Int == 1_750_000_000)
+            }
+            let noDocument = try kindred("document", "no-such-user")
+            #expect(noDocument.status != 0)
+            #expect(noDocument.stderr.contains("no user no-such-user"))
+
+            // --json everywhere: show, events, double-billing.
+            let shown = try Self.object(try kindred("show", user, "--json").stdout)
+            #expect((shown["computed"] as? [String: Any])?["state"] as? String == "active")
+            #expect((shown["plans"] as? [Any])?.count == 2)
+            #expect((shown["events"] as? [Any])?.count == 2)
+            let eventsJSON = try JSONSerialization.jsonObject(with: Data(try kindred("events", "--json").stdout.utf8)) as? [[String: Any]]
+            #expect(eventsJSON?.map { $0["eventId"] as? String } == ["evt_cli_1", "rc-cli-1"])
+            let flaggedJSON = try JSONSerialization.jsonObject(with: Data(try kindred("double-billing", "--json").stdout.utf8)) as? [[String: Any]]
+            #expect(flaggedJSON?.map { $0["userID"] as? String } == [user])
+
+            // The backfills from the shell: a dry run reports, the write changes, progress on stderr.
+            try await application.database.sql.raw("UPDATE kindred_billing_subscriptions SET email = NULL").run()
+            let dryRun = try kindred("backfill", "user-fields", "--dry-run", "--json")
+            #expect(dryRun.status == 0, "\(dryRun.stderr)")
+            let dryReport = try Self.object(dryRun.stdout)
+            #expect(dryReport["dryRun"] as? Bool == true)
+            #expect(dryReport["examined"] as? Int == 2)
+            #expect((dryReport["changes"] as? [[String: Any]])?.compactMap { $0["userId"] as? String }.sorted() == [other, user].sorted())
+            #expect(dryRun.stderr.contains("user-fields: 2/2 (100%)"))
+            let written = try kindred("backfill", "user-fields")
+            #expect(written.status == 0, "\(written.stderr)")
+            #expect(written.stdout.hasPrefix("user-fields: examined 2, wrote 2 changes, 0 failures\n"))
+            let again = try kindred("backfill", "user-fields", "--dry-run")
+            #expect(again.stdout == "user-fields (dry run): examined 2, would write 0 changes, 0 failures\n")
+            let noStripe = try kindred("backfill", "expiration-history", "--dry-run")
+            #expect(noStripe.status != 0)
+            #expect(noStripe.stderr.contains("stripe"))
+            let userForFields = try kindred("backfill", "user-fields", "--user", user)
+            #expect(userForFields.status != 0)
+            #expect(userForFields.stderr.contains("--user applies to expiration-history only"))
         }
         await database.close()
+    }
+
+    /// The JSON object a `--json` run printed.
+    static func object(_ text: String) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], "\(text)")
     }
 
     /// What `kindred billing show` prints for Dora.
