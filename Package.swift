@@ -52,6 +52,7 @@ let package = Package(
         .library(name: "SoulMateAPI", targets: ["SoulMateAPI"]),
         .library(name: "SoulMateServer", targets: ["SoulMateServer"]),
         .library(name: "SoulMateKit", targets: ["SoulMateKit"]),
+        .library(name: "PulseKit", targets: ["PulseKit"]),
         .library(name: "StreakKit", targets: ["StreakKit"]),
         .library(name: "StreakAPI", targets: ["StreakAPI"]),
         .library(name: "StreakServer", targets: ["StreakServer"]),
@@ -317,6 +318,16 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // Pulse's device-side access check (and every app's premium gate): the seed's
+        // latest-expiration rule over the server's record, syncs, realtime changes, fail closed.
+        .target(
+            name: "PulseKit",
+            dependencies: [
+                "KindredClient",
+                "KindredAPI",
+            ],
+            swiftSettings: swiftSettings
+        ),
         // SoulMate on the device: the local-first message store (encrypted at rest), the outbox,
         // envelopes, pairing, the session lock and the app's strings in Turkish and English.
         .target(
@@ -385,6 +396,7 @@ let package = Package(
         .executableTarget(
             name: "kindred",
             dependencies: [
+                "PulseKit",
                 "EraserKit",
                 "SoulMateKit",
                 "SoulMateAPI",
@@ -407,6 +419,7 @@ let package = Package(
                 "KindredServer",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -698,6 +711,20 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // PulseKit against a live `kindred serve` with a fake RevenueCat, and `kindred pulse`.
+        .testTarget(
+            name: "PulseKitTests",
+            dependencies: [
+                "PulseKit",
+                "KindredClient",
+                "KindredAPI",
+                "KindredTestSupport",
+                "kindred",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
             ],
             swiftSettings: swiftSettings
         ),
