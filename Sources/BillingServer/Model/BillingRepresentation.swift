@@ -20,7 +20,7 @@ enum BillingRepresentation {
 
     /// The subscription answer: state, latest expiration and the history with provenance.
     static func subscription(
-        snapshot: SubscriptionSnapshot, plans: [PlanEntry], syncErrors: [BillingProvider]? = nil
+        snapshot: SubscriptionSnapshot, plans: [PlanEntry], purchases: [BillingPurchase] = [], syncErrors: [BillingProvider]? = nil
     ) -> Components.Schemas.Subscription {
         Components.Schemas.Subscription(
             state: .init(rawValue: snapshot.state.rawValue) ?? .unknown,
@@ -31,6 +31,12 @@ enum BillingRepresentation {
             platform: snapshot.current.flatMap { .init(rawValue: $0.latest.platform.rawValue) },
             planType: snapshot.current?.latest.planType,
             doubleBilling: snapshot.doubleBilling,
+            purchases: purchases.isEmpty ? nil : purchases.map {
+                .init(
+                    id: $0.sessionID, priceId: $0.priceID, item: $0.item, reference: $0.reference, amountTotal: $0.amountTotal,
+                    currency: $0.currency, sandbox: $0.sandbox, createdAt: $0.createdAt
+                )
+            },
             syncErrors: syncErrors.map { $0.compactMap { .init(rawValue: $0.rawValue) } },
             plans: plans.map(plan)
         )

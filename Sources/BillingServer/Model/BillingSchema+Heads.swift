@@ -66,3 +66,24 @@ extension BillingSchema {
             .column("from_id").column("event_time").run()
     }
 }
+
+extension BillingSchema {
+    /// One-time purchases (Pulse's rounds) bought in a Stripe Checkout, one row per completed
+    /// session: recorded on verification, never plan entries.
+    static let createPurchases = Migration("0008d_billing_purchases") { sql in
+        try await sql.create(table: "kindred_billing_purchases")
+            .column("session_id", type: .text, .primaryKey(autoIncrement: false))
+            .column("user_id", type: .text, .notNull, .references("kindred_users", "id", onDelete: .cascade))
+            .column("app", type: .text, .notNull)
+            .column("price_id", type: .text, .notNull)
+            .column("item", type: .text, .notNull)
+            .column("reference", type: .text)
+            .column("amount_total", type: .bigint)
+            .column("currency", type: .text)
+            .column("sandbox", type: .custom(SQLRaw("BOOLEAN")), .notNull)
+            .column("created_at", type: .bigint, .notNull)
+            .run()
+        try await sql.create(index: "kindred_billing_purchases_user").on("kindred_billing_purchases")
+            .column("user_id").column("created_at").run()
+    }
+}

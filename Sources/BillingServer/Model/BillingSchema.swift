@@ -5,7 +5,7 @@ import SQLKit
 /// The tables of billing. Append only: a change is a new migration at the end.
 enum BillingSchema {
     /// The billing migrations, in order.
-    static let migrations: [Migration] = [createBilling, createHeads, createTransfers]
+    static let migrations: [Migration] = [createBilling, createHeads, createTransfers, createPurchases]
 
     /// Plan history, per-user subscription records, applied provider events and provider links.
     static let createBilling = Migration("0008_billing") { sql in
@@ -88,6 +88,7 @@ enum BillingSchema {
             UserDataTable("kindred_billing_events"),
             UserDataTable("kindred_billing_links"),
             UserDataTable("kindred_billing_subscriptions"),
+            UserDataTable("kindred_billing_purchases"),
         ]
     )
 }

@@ -117,9 +117,16 @@ final class StripeObject: Decodable, Sendable, Equatable {
     let url: String?
     /// False in test mode.
     let livemode: Bool?
+    /// Checkout: `payment` or `subscription`.
+    let mode: String?
+    /// Checkout: the total charged, in the currency's smallest unit.
+    let amountTotal: Int64?
+    /// Checkout: the three-letter currency.
+    let currency: String?
 
     enum CodingKeys: String, CodingKey {
-        case id, object, customer, metadata, subscription, status, items, lines, price, period, parent, url, livemode
+        case id, object, customer, metadata, subscription, status, items, lines, price, period, parent, url, livemode, mode, currency
+        case amountTotal = "amount_total"
         case clientReferenceID = "client_reference_id"
         case paymentStatus = "payment_status"
         case currentPeriodEnd = "current_period_end"

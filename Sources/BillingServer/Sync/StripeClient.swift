@@ -26,13 +26,30 @@ struct StripeClient: Sendable {
     func createCheckoutSession(
         priceID: String, userID: String, customer: String?, successURL: String, cancelURL: String
     ) async throws -> StripeObject {
-        var form: [(String, String)] = [
-            ("mode", "subscription"),
-            ("line_items[0][price]", priceID), ("line_items[0][quantity]", "1"),
+        try await createCheckoutSession(
+            prices: [priceID], subscription: true, userID: userID, customer: customer, successURL: successURL,
+            cancelURL: cancelURL, metadata: [:]
+        )
+    }
+
+    /// `POST /v1/checkout/sessions` for several prices: mode `subscription` when one of them is a
+    /// subscription (Stripe adds one-time prices to its first invoice), else mode `payment`; the
+    /// user id in `client_reference_id` and `metadata[userId]` (and the subscription's or the
+    /// payment intent's metadata), plus `metadata`.
+    func createCheckoutSession(
+        prices: [String], subscription: Bool, userID: String, customer: String?, successURL: String, cancelURL: String,
+        metadata: [String: String]
+    ) async throws -> StripeObject {
+        var form: [(String, String)] = [("mode", subscription ? "subscription" : "payment")]
+        for (index, price) in prices.enumerated() {
+            form += [("line_items[\(index)][price]", price), ("line_items[\(index)][quantity]", "1")]
+        }
+        form += [
             ("success_url", successURL), ("cancel_url", cancelURL),
             ("client_reference_id", userID), ("metadata[userId]", userID),
-            ("subscription_data[metadata][userId]", userID),
+            (subscription ? "subscription_data[metadata][userId]" : "payment_intent_data[metadata][userId]", userID),
         ]
+        for (key, value) in metadata.sorted(by: { $0.key < $1.key }) { form.append(("metadata[\(key)]", value)) }
         if let customer { form.append(("customer", customer)) }
         let (status, body) = try await http.send(.post, url("/v1/checkout/sessions"), bearer: apiKey, form: form)
         return try decode(StripeObject.self, status: status, body: body)

@@ -9,7 +9,7 @@ extension ServerSettings {
     /// The billing keys: `stripe.*` (webhookSecret, apiKey, baseUrl, successUrl, cancelUrl),
     /// `revenuecat.*` (webhookAuth, signingKey, apiKey, baseUrl, projects, projectApiKeys,
     /// projectEntitlements),
-    /// `apps.<app>.billing.*` (products, entitlement, revenuecatEntitlements, sandboxGrantsAccess,
+    /// `apps.<app>.billing.*` (products, oneTimeProducts, entitlement, revenuecatEntitlements, sandboxGrantsAccess,
     /// denormalizeUserFields) and `billing.inbox.*` (maxAttempts, retryBaseMs, retryMaxMs,
     /// leaseSeconds, concurrency). Secrets are read as secrets (never logged).
     static func resolveBilling(_ config: ConfigReader) throws -> BillingSettings {
@@ -71,6 +71,8 @@ extension ServerSettings {
             var settings = BillingAppSettings.developmentDefault(for: app)
             let products = try pairs("\(prefix).products")
             if !products.isEmpty { settings.products = Dictionary(products, uniquingKeysWith: { $1 }) }
+            let oneTime = try pairs("\(prefix).oneTimeProducts")
+            if !oneTime.isEmpty { settings.oneTimeProducts = Dictionary(oneTime, uniquingKeysWith: { $1 }) }
             if let entitlement = text("\(prefix).entitlement") { settings.entitlement = entitlement }
             if let names = text("\(prefix).revenuecatEntitlements") {
                 settings.revenueCatEntitlements = names.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }

@@ -34,6 +34,16 @@ extension APIHandler {
         return .created(.init(body: .json(try await subscriptions.checkout(user, priceID: body.priceId))))
     }
 
+    func createStripePurchaseCheckout(
+        _ input: Operations.CreateStripePurchaseCheckout.Input
+    ) async throws -> Operations.CreateStripePurchaseCheckout.Output {
+        let user = try await authenticatedUser()
+        guard case .json(let body) = input.body else { throw KindredError.badRequest("expected a JSON body") }
+        return .created(.init(body: .json(try await subscriptions.purchaseCheckout(
+            user, itemPriceID: body.itemPriceId, subscriptionPriceID: body.subscriptionPriceId, reference: body.reference
+        ))))
+    }
+
     func verifyStripeCheckout(_ input: Operations.VerifyStripeCheckout.Input) async throws -> Operations.VerifyStripeCheckout.Output {
         let user = try await authenticatedUser()
         guard case .json(let body) = input.body else { throw KindredError.badRequest("expected a JSON body") }

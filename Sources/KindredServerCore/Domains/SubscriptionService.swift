@@ -14,6 +14,10 @@ package protocol SubscriptionService: Sendable {
     func entitlements(of user: AuthenticatedUser) async throws -> Components.Schemas.Entitlements
     /// Starts a Stripe Checkout for `priceID`.
     func checkout(_ user: AuthenticatedUser, priceID: String) async throws -> Components.Schemas.StripeCheckout
+    /// Starts a Stripe Checkout for a one-time item with an optional subscription.
+    func purchaseCheckout(
+        _ user: AuthenticatedUser, itemPriceID: String, subscriptionPriceID: String?, reference: String?
+    ) async throws -> Components.Schemas.StripePurchaseCheckout
     /// Verifies a completed Stripe Checkout.
     func verify(_ user: AuthenticatedUser, sessionID: String) async throws -> Components.Schemas.Subscription
 }
@@ -25,6 +29,9 @@ struct UnavailableSubscriptions: SubscriptionService {
     func ensureActiveOrSync(_ user: AuthenticatedUser, force: Bool) async throws -> Components.Schemas.Subscription { throw unavailable }
     func entitlements(of user: AuthenticatedUser) async throws -> Components.Schemas.Entitlements { throw unavailable }
     func checkout(_ user: AuthenticatedUser, priceID: String) async throws -> Components.Schemas.StripeCheckout { throw unavailable }
+    func purchaseCheckout(
+        _ user: AuthenticatedUser, itemPriceID: String, subscriptionPriceID: String?, reference: String?
+    ) async throws -> Components.Schemas.StripePurchaseCheckout { throw unavailable }
     func verify(_ user: AuthenticatedUser, sessionID: String) async throws -> Components.Schemas.Subscription { throw unavailable }
 
     private var unavailable: KindredError {

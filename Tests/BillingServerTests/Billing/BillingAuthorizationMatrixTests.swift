@@ -22,6 +22,8 @@ import Testing
         (.get, "/v1/me/entitlements", nil, 200, (200, nil)),
         (.post, "/v1/me/subscription/sync", #"{"force":true}"#, 200, (200, nil)),
         (.post, "/v1/billing/stripe/checkout", #"{"priceId":"closer_premium_monthly"}"#, 201, (403, "upgrade_required")),
+        // Closer sells no one-time item: the permanent caller is let through to the price check.
+        (.post, "/v1/billing/stripe/purchase", #"{"itemPriceId":"closer_gift"}"#, 400, (403, "upgrade_required")),
         // A session that is not this account's: 404 for the owner's kind of caller.
         (.post, "/v1/billing/stripe/verify", #"{"sessionId":"cs_test_unknown"}"#, 404, (403, "upgrade_required")),
     ]
