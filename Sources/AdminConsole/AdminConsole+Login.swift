@@ -16,6 +16,8 @@ extension AdminConsole {
     /// operator e-mail and per client address in 15 minutes; the per-address limit is lifted for
     /// loopback clients when `auth.loopbackExempt` is set, as the accounts' are), then the
     /// password; on success starts a new session (a new token, so a planted cookie is never promoted).
+    /// Each attempt is reserved against both limits before its password hash is checked, so
+    /// concurrent guesses cannot all pass the limit; a right password gives the reservations back.
     func logIn(_ request: Request, context: KindredRequestContext) async throws -> Response {
         let form = try await Self.form(request, context: context)
         guard let expected = request.cookies[Self.loginCookie]?.value, let sent = form.raw("csrf"),
@@ -23,32 +25,45 @@ extension AdminConsole {
         else { throw AdminRefusal.csrf }
         let email = String((form["email"] ?? "").lowercased().prefix(254))
         let password = form.raw("password") ?? ""
-        let address = RequestScope.current?.clientAddress ?? context.peerAddress ?? "unknown"
+        let scope = RequestScope.current
+        let address = scope?.clientAddress ?? context.peerAddress ?? "unknown"
         let operatorKey = "admin-login:" + email.prefix(150)
-        let addressKey = "admin-login-address:" + address.prefix(100)
+        let addressKey = "admin-login-address:" + (scope?.addressKey ?? trustedProxies.rateLimitKey(for: address)).prefix(100)
         let addressExempt = loopbackExempt && TrustedProxies.isLoopback(address)
-        var limits = [(operatorKey, settings.loginFailuresPerOperator)]
-        if !addressExempt { limits.append((addressKey, settings.loginFailuresPerAddress)) }
-        for (key, limit) in limits {
-            if case .retryAfter(let seconds) = try await rateLimiter.peek(key: key, limit: limit, window: Self.loginWindow) {
-                var response = loginForm(
-                    request, context: context, email: email,
-                    error: "Too many failed logins. Try again in \(seconds) seconds.", status: .tooManyRequests
-                )
-                response.headers[.retryAfter] = String(seconds)
-                return response
-            }
+        var limits = [AttemptReservations.Limit(key: operatorKey, limit: settings.loginFailuresPerOperator)]
+        if !addressExempt { limits.append(.init(key: addressKey, limit: settings.loginFailuresPerAddress)) }
+        let reservations = AttemptReservations(database: operators.database, clock: operators.clock, window: Self.loginWindow)
+        if let seconds = try await reservations.reserve(limits) {
+            var response = loginForm(
+                request, context: context, email: email,
+                error: "Too many failed logins. Try again in \(seconds) seconds.", status: .tooManyRequests
+            )
+            response.headers[.retryAfter] = String(seconds)
+            return response
         }
-        guard let signedIn = try await operators.verify(email: email, password: password) else {
-            try await rateLimiter.record(key: operatorKey)
-            if !addressExempt { try await rateLimiter.record(key: addressKey) }
+        let verified: AdminOperator?
+        do {
+            verified = try await operators.verify(email: email, password: password)
+        } catch KindredError.rateLimited(let seconds) {
+            // The hash queue is full: no password was evaluated, so the reservations go back.
+            try await reservations.release(key: operatorKey)
+            if !addressExempt { try await reservations.release(key: addressKey) }
+            var response = loginForm(
+                request, context: context, email: email, error: "The console is busy. Try again in \(seconds) seconds.",
+                status: .tooManyRequests
+            )
+            response.headers[.retryAfter] = String(seconds)
+            return response
+        }
+        guard let signedIn = verified else {
             logger.notice("admin login failed", metadata: ["address": "\(address)"])
             return loginForm(
                 request, context: context, email: email, error: "The e-mail address or password is wrong.",
                 status: .unauthorized
             )
         }
-        try await rateLimiter.reset(key: operatorKey)
+        try await reservations.reset(key: operatorKey)
+        if !addressExempt { try await reservations.release(key: addressKey) }
         let token = try await sessions.start(operatorID: signedIn.id)
         logger.notice("admin login", metadata: ["operator": "\(signedIn.id)"])
         var response = Self.redirect(to: "/admin/subscriptions")

@@ -35,7 +35,8 @@ package struct AdminDomain: ServerDomain {
     package func install(on server: DomainServer) async throws {
         let dependencies = server.dependencies
         let hasher = try PasswordHasher(
-            parameters: dependencies.auth.passwordParameters, maxConcurrent: dependencies.auth.maxConcurrentHashes
+            parameters: dependencies.auth.passwordParameters, maxConcurrent: dependencies.auth.maxConcurrentHashes,
+            maxWaiting: dependencies.auth.maxQueuedHashes
         )
         let environment = server.environment
         let console = AdminConsole(

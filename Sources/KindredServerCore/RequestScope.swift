@@ -29,6 +29,13 @@ package struct RequestScope: Sendable {
         trustedProxies.clientAddress(peer: peer?.ipAddress, forwardedFor: headers[values: .xForwardedFor])
     }
 
+    /// The client as per-address limits count it: `clientAddress`, an IPv6 one cut to its
+    /// network prefix (`TrustedProxies.ipv6ClientPrefixLength`, /64 by default), so a client
+    /// rotating addresses within its /64 stays one client.
+    package var addressKey: String {
+        trustedProxies.rateLimitKey(for: clientAddress)
+    }
+
     /// The current request's scope.
     /// - Throws: `KindredError.internal` when called outside a request (a wiring bug).
     package static func require() throws -> RequestScope {

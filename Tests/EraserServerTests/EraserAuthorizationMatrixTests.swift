@@ -72,4 +72,12 @@ import Testing
             #expect(stored.count == (caller == .eraserAccount ? 1 : 0))
         }
     }
+
+    /// The shared callers (`DomainPolicyCaller`: another app's session, another app's token,
+    /// a revoked session, a disabled account, no token) on every route of the table.
+    @Test(arguments: Backend.all, DomainPolicyCaller.allCases)
+    func everyRouteRefusesTheSharedPolicyCallers(backend: Backend, caller: DomainPolicyCaller) async throws {
+        let operations = Self.routes.map { (method: $0.method, path: $0.path, body: $0.body) }
+        try await DomainPolicyCaller.check(operations, app: "exeraser", as: caller, on: backend)
+    }
 }

@@ -26,10 +26,13 @@ package struct TestApplication {
     /// The entitlement checks other domains use.
     package let entitlements: BillingEntitlements
 
-    /// Account settings for tests: cheap Argon2id (m = 64 KiB, t = 1), everything else default.
+    /// Account settings for tests: cheap Argon2id (m = 64 KiB, t = 1), sign-ups per address
+    /// lifted to 10,000 (every router test's requests come from one address, `unknown`, and
+    /// many tests sign up more than the default 20 accounts), everything else default.
     package static var testAuth: AuthConfiguration {
         var auth = AuthConfiguration()
         auth.passwordParameters = .init(memoryKiB: 64, iterations: 1, parallelism: 1)
+        auth.signUpsPerAddressPerHour = 10_000
         return auth
     }
 

@@ -285,4 +285,16 @@ import Testing
             #expect(try await SoulMateFixtures.envelopeIDs(on: application.database) == [world.e])
         }
     }
+
+    /// The shared callers (`DomainPolicyCaller`: another app's session, another app's token,
+    /// a revoked session, a disabled account, no token) on every route of the table that needs
+    /// a session.
+    @Test(arguments: Backend.all, DomainPolicyCaller.allCases)
+    func everyRouteRefusesTheSharedPolicyCallers(backend: Backend, caller: DomainPolicyCaller) async throws {
+        let values = ["{KEY}": SoulMateIdentity().publicKeyBase64, "{NEW}": SoulMateFixtures.messageID()]
+        let operations = Self.routes.filter { $0.noToken == "401 missing_token" }.map {
+            (method: $0.method, path: DomainPolicyCaller.filled($0.path, values), body: $0.body.map { DomainPolicyCaller.filled($0, values) })
+        }
+        try await DomainPolicyCaller.check(operations, app: "soulmate", as: caller, on: backend)
+    }
 }

@@ -261,4 +261,16 @@ import Testing
             #expect(pias.entries == [world.pia.id] && pias.notPlayed == [world.fred.id])
         }
     }
+
+    /// The shared callers (`DomainPolicyCaller`: another app's session, another app's token,
+    /// a revoked session, a disabled account, no token) on every route of the table that needs
+    /// a session.
+    @Test(arguments: Backend.all, DomainPolicyCaller.allCases)
+    func everyRouteRefusesTheSharedPolicyCallers(backend: Backend, caller: DomainPolicyCaller) async throws {
+        let dates = ["{TODAY}": StreakFixtures.today, "{YESTERDAY}": StreakFixtures.yesterday]
+        let operations = Self.routes.filter { $0.noToken == "401 missing_token" }.map {
+            (method: $0.method, path: DomainPolicyCaller.filled($0.path, dates), body: $0.body.map { DomainPolicyCaller.filled($0, dates) })
+        }
+        try await DomainPolicyCaller.check(operations, app: "streaksync", as: caller, on: backend)
+    }
 }

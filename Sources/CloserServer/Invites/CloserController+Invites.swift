@@ -94,6 +94,13 @@ extension CloserController {
         let hourAgo = now - 3_600_000
         let retention = Int64(settings.attemptRetention.components.seconds) * 1000
         try await database.transaction { sql in
+            // Count-then-insert must not interleave: on PostgreSQL, lock the user's row first so
+            // concurrent attempts of one user are serialized (SQLite's transaction already holds
+            // the write lock). Without it, 50 concurrent accepts all counted the same rows.
+            if sql.dialect.locksSelectedRows {
+                _ = try await sql.select().column("id").from("kindred_users").where("id", .equal, userID)
+                    .for(.update).first()
+            }
             let rows = try await sql.select().column("attempted_at").from("closer_invite_attempts")
                 .where("user_id", .equal, userID).where("kind", .equal, kind).where("attempted_at", .greaterThan, hourAgo)
                 .orderBy("attempted_at").all()

@@ -189,11 +189,16 @@ public struct ServerSettings: Sendable {
         auth.passwordParameters = parameters
         auth.maxConcurrentHashes = try positive("auth.maxConcurrentHashes", auth.maxConcurrentHashes)
         auth.anonymousSignUpsPerHour = try positive("auth.anonymousSignUpsPerHour", auth.anonymousSignUpsPerHour)
+        auth.signUpsPerAddressPerHour = try positive("auth.signUpsPerAddressPerHour", auth.signUpsPerAddressPerHour)
+        auth.maxQueuedHashes = try positive("auth.maxQueuedHashes", auth.maxQueuedHashes)
         auth.loginFailuresPerAccount = try positive("auth.loginFailuresPerAccount", auth.loginFailuresPerAccount)
         auth.loginFailuresPerAddress = try positive("auth.loginFailuresPerAddress", auth.loginFailuresPerAddress)
         auth.loopbackExempt = config.bool(forKey: ConfigKey(["auth", "loopbackExempt"]), default: false)
         let proxies = config.string(forKey: "trustedProxies", default: "")
         auth.trustedProxies = try TrustedProxies(proxies.split(separator: ",").map(String.init))
+        let prefix = config.int(forKey: ConfigKey(["auth", "ipv6PrefixLength"]), default: 64)
+        guard (1...128).contains(prefix) else { throw Invalid(description: "auth.ipv6PrefixLength must be 1 to 128, not \(prefix)") }
+        auth.trustedProxies.ipv6ClientPrefixLength = prefix
         return auth
     }
 

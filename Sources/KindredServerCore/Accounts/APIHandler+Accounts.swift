@@ -13,7 +13,7 @@ extension APIHandler {
         guard case .json(let body) = input.body else { throw KindredError.badRequest("expected a JSON body") }
         let signedIn = try await accounts.signUp(
             email: body.email, password: body.password, displayName: body.displayName, firstName: body.firstName,
-            lastName: body.lastName, app: try RequestScope.requireApp()
+            lastName: body.lastName, scope: try RequestScope.require(), app: try RequestScope.requireApp()
         )
         return .created(.init(body: .json(signedIn.session)))
     }

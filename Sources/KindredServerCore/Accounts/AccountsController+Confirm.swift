@@ -7,17 +7,17 @@ import SQLKit
 /// other device out (SoulMate's session-lock takeover).
 extension AccountsController {
     /// Checks `password` against the account's password credential, with the login's limits:
-    /// failures count against the account and the client address, and a limited caller gets
-    /// 429 `rate_limited` before any hash is computed.
+    /// each attempt is reserved against the account and the client address before its hash is
+    /// computed (a limited caller gets 429 `rate_limited`), and only a right password gives it back.
     /// - Throws: 401 `invalid_credentials` for a wrong password or an account without one.
     package func confirmPassword(_ user: AuthenticatedUser, password: String, scope: RequestScope) async throws {
         let limits = passwordLimits(accountKey: "password-confirm-failures:\(user.id)", scope: scope)
-        try await limits.check()
+        try await limits.reserve()
         let credential = try await store.credentials(userID: user.id).first { $0.provider == "password" }
-        let matches = AccountInput.isPlausiblePassword(password)
-            ? try await hasher.verify(password, phc: credential?.passwordHash) : false
+        let matches = try await limits.evaluate {
+            AccountInput.isPlausiblePassword(password) ? try await hasher.verify(password, phc: credential?.passwordHash) : false
+        }
         guard matches, credential != nil else {
-            try await limits.recordFailure()
             scope.logger.notice("password confirmation failed", metadata: ["app": "\(user.app)"])
             throw KindredError.invalidCredentials
         }
@@ -28,7 +28,8 @@ extension AccountsController {
     /// address (unless the address is exempt), both over 15 minutes.
     func passwordLimits(accountKey: String, scope: RequestScope) -> PasswordLimits {
         PasswordLimits(
-            rateLimiter: rateLimiter, accountKey: accountKey, addressKey: "login-failures-address:\(scope.clientAddress)",
+            reservations: AttemptReservations(database: database, clock: clock, window: PasswordLimits.window),
+            accountKey: accountKey, addressKey: "login-failures-address:\(addressKey(scope))",
             perAccount: settings.loginFailuresPerAccount, perAddress: settings.loginFailuresPerAddress, exempt: isExempt(scope)
         )
     }
@@ -78,33 +79,49 @@ package struct PersonName: Sendable, Equatable {
     package var isComplete: Bool { !(first ?? "").isEmpty && !(last ?? "").isEmpty }
 }
 
-/// The failure counters a password check consults before hashing and updates after.
+/// The failure counters of one password check. An attempt is reserved (counted as a failure)
+/// before its hash is computed, so concurrent attempts cannot all pass the limit; a wrong
+/// password keeps the reservation, a right one clears the account's failures and gives the
+/// address's reservation back.
 struct PasswordLimits {
-    let rateLimiter: RateLimiter
+    let reservations: AttemptReservations
     let accountKey: String
     let addressKey: String
     let perAccount: Int
     let perAddress: Int
     let exempt: Bool
-    let window = Duration.seconds(900)
 
-    /// 429 `rate_limited` when either counter is full (no hash is computed then).
-    func check() async throws {
-        for (key, limit) in [(accountKey, perAccount), (addressKey, perAddress)] where !(exempt && key == addressKey) {
-            if case .retryAfter(let seconds) = try await rateLimiter.peek(key: key, limit: limit, window: window) {
-                throw KindredError.rateLimited(retryAfterSeconds: seconds)
-            }
+    /// The failure window of logins and password confirmations (15 minutes).
+    static let window = Duration.seconds(900)
+
+    /// Counts this attempt as a failure against the account and the address (unless exempt),
+    /// or throws 429 `rate_limited` when either is full; no hash is computed then.
+    func reserve() async throws {
+        var limits = [AttemptReservations.Limit(key: accountKey, limit: perAccount)]
+        if !exempt { limits.append(.init(key: addressKey, limit: perAddress)) }
+        if let seconds = try await reservations.reserve(limits) {
+            throw KindredError.rateLimited(retryAfterSeconds: seconds)
         }
     }
 
-    /// Counts a wrong password against the account and the address.
-    func recordFailure() async throws {
-        try await rateLimiter.record(key: accountKey)
-        if !exempt { try await rateLimiter.record(key: addressKey) }
+    /// Runs the password check; when the hasher's queue is full (429 at once) the reservations
+    /// are given back, since no password was evaluated.
+    func evaluate(_ check: () async throws -> Bool) async throws -> Bool {
+        do {
+            return try await check()
+        } catch let error as KindredError {
+            if case .rateLimited = error {
+                try await reservations.release(key: accountKey)
+                if !exempt { try await reservations.release(key: addressKey) }
+            }
+            throw error
+        }
     }
 
-    /// Clears the account's counter after a right password.
+    /// After a right password: clears the account's failures and gives back the address's
+    /// reservation.
     func succeeded() async throws {
-        try await rateLimiter.reset(key: accountKey)
+        try await reservations.reset(key: accountKey)
+        if !exempt { try await reservations.release(key: addressKey) }
     }
 }

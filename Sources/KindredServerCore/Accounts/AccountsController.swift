@@ -48,10 +48,13 @@ package struct AccountsController: Sendable {
 
     /// Creates an account with e-mail and password.
     /// An app with `requiresFullName` (SoulMate) refuses a sign-up without both names
-    /// (422 `invalid_profile`); other apps keep the names when given.
+    /// (422 `invalid_profile`); other apps keep the names when given. Sign-ups are limited per
+    /// client address (`signUpsPerAddressPerHour`, 429 `rate_limited`) before the e-mail is
+    /// looked up or a hash computed, so a flood neither starves logins of hash permits nor
+    /// mints unlimited accounts.
     package func signUp(
         email rawEmail: String, password: String, displayName: String?, firstName: String? = nil, lastName: String? = nil,
-        app: AppConfiguration
+        scope: RequestScope, app: AppConfiguration
     ) async throws -> SignedIn {
         try requirePasswords(app)
         let email = try AccountInput.email(rawEmail)
@@ -62,6 +65,7 @@ package struct AccountsController: Sendable {
         if app.requiresFullName, first == nil || last == nil {
             throw KindredError.invalidProfile("\(app.displayName) needs firstName and lastName at sign-up")
         }
+        try await enforcePerAddress("signup", scope: scope, limit: settings.signUpsPerAddressPerHour, window: .seconds(3600))
         // Refuse a taken address before paying for a hash; the unique index settles races.
         if try await store.credential(app: app.id, provider: .password, subject: email) != nil {
             throw KindredError.emailTaken
@@ -77,17 +81,18 @@ package struct AccountsController: Sendable {
         )
     }
 
-    /// Signs in with e-mail and password; failures are limited per account and per address.
+    /// Signs in with e-mail and password; failures are limited per account and per address, and
+    /// each attempt is counted before its hash is computed (a right password gives it back).
     package func logIn(email rawEmail: String, password: String, scope: RequestScope, app: AppConfiguration) async throws -> SignedIn {
         try requirePasswords(app)
         let email = (try? AccountInput.email(rawEmail)) ?? rawEmail.lowercased()
         let limits = passwordLimits(accountKey: "login-failures:\(app.id.rawValue):\(TokenService.hash(email))", scope: scope)
-        try await limits.check()
+        try await limits.reserve()
         let credential = try await store.credential(app: app.id, provider: .password, subject: email)
-        let matches = AccountInput.isPlausiblePassword(password)
-            ? try await hasher.verify(password, phc: credential?.passwordHash) : false
+        let matches = try await limits.evaluate {
+            AccountInput.isPlausiblePassword(password) ? try await hasher.verify(password, phc: credential?.passwordHash) : false
+        }
         guard matches, let credential else {
-            try await limits.recordFailure()
             scope.logger.notice("login failed", metadata: ["app": "\(app.id.rawValue)"])
             throw KindredError.invalidCredentials
         }
@@ -188,7 +193,12 @@ package struct AccountsController: Sendable {
     /// Admits one event per client address unless the address is exempt.
     package func enforcePerAddress(_ name: String, scope: RequestScope, limit: Int, window: Duration) async throws {
         guard !isExempt(scope) else { return }
-        try await rateLimiter.enforce(key: "\(name):\(scope.clientAddress)", limit: limit, window: window, logger: scope.logger)
+        try await rateLimiter.enforce(key: "\(name):\(addressKey(scope))", limit: limit, window: window, logger: scope.logger)
+    }
+
+    /// The key of the scope's client in per-address limits (an IPv6 client's network prefix).
+    package func addressKey(_ scope: RequestScope) -> String {
+        scope.addressKey
     }
 
     /// Whether the client skips per-address limits (loopback, when configured).

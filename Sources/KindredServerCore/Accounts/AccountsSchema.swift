@@ -4,7 +4,7 @@ import SQLKit
 /// The tables of the accounts domain. Append only: a change is a new migration at the end.
 enum AccountsSchema {
     /// The accounts migrations, in order.
-    static let migrations: [Migration] = [createAccounts]
+    static let migrations: [Migration] = [createAccounts, refreshSuccessors]
 
     /// Users, credentials, sessions, refresh tokens and the access-token signing keys.
     static let createAccounts = Migration("0002_accounts") { sql in
@@ -73,5 +73,11 @@ enum AccountsSchema {
             .column("secret", type: .text, .notNull)
             .column("created_at", type: .bigint, .notNull)
             .run()
+    }
+
+    /// The successor pair a used refresh token was rotated to, sealed under a key derived from
+    /// the token (`TokenService+Successor.swift`): a retry within the grace window gets it again.
+    static let refreshSuccessors = Migration("accounts_0002_refresh_successors") { sql in
+        try await sql.alter(table: "kindred_refresh_tokens").column("successor", type: .text).run()
     }
 }

@@ -16,8 +16,9 @@ struct IssuedTokens: Sendable {
 ///
 /// - Access tokens: HS256 JWTs (`AccessTokenCodec`) carrying user, session and app.
 /// - Refresh tokens: 32 random bytes (43 base64url characters), stored as SHA-256 hashes; each
-///   is used once. A token shown again within `reuseGrace` of its first use gets a sibling pair
-///   in the same session (a retry after a lost answer); later, the session is revoked.
+///   is used once. A token shown again within `reuseGrace` of its first use gets the same
+///   successor pair it got the first time (a retry after a lost answer; sealed in its row,
+///   `TokenService+Successor.swift`), never a second branch; later, the session is revoked.
 struct TokenService: Sendable {
     let database: Database
     let clock: any WallClock
@@ -51,6 +52,7 @@ struct TokenService: Sendable {
             var select = sql.select()
                 .column(SQLColumn("used_at", table: "t")).column(SQLColumn("expires_at", table: "t"))
                 .column(SQLColumn("session_id", table: "t")).column(SQLColumn("user_id", table: "t"))
+                .column(SQLColumn("successor", table: "t"))
                 .column(SQLColumn("app", table: "s")).column(SQLColumn("revoked_at", table: "s"))
                 .column(SQLColumn("disabled_at", table: "u"))
                 .from(SQLAlias(SQLIdentifier("kindred_refresh_tokens"), as: SQLIdentifier("t")))
@@ -69,20 +71,26 @@ struct TokenService: Sendable {
             else { return .invalid }
             guard try row.decode(column: "disabled_at", as: Int64?.self) == nil else { return .disabled }
             if let usedAt = try row.decode(column: "used_at", as: Int64?.self) {
-                guard nowMS - usedAt <= graceMS else {
-                    try await sql.update("kindred_sessions").set("revoked_at", to: nowMS)
-                        .where("id", .equal, sessionID).run()
-                    try await RealtimeSessions.announce(.session(sessionID), on: sql)
-                    return .reused(sessionID: sessionID)
+                // A retry within the grace window gets the pair the first use got; anything else
+                // (late, or a successor that does not open with this token) revokes the family.
+                if nowMS - usedAt <= graceMS,
+                    let sealed = try row.decode(column: "successor", as: String?.self),
+                    let successor = Self.openSuccessor(sealed, of: refreshToken)
+                {
+                    return .issued(successor, userID: userID)
                 }
-            } else {
-                try await sql.update("kindred_refresh_tokens").set("used_at", to: nowMS)
-                    .where("token_hash", .equal, hash).run()
+                try await sql.update("kindred_sessions").set("revoked_at", to: nowMS)
+                    .where("id", .equal, sessionID).run()
+                try await RealtimeSessions.announce(.session(sessionID), on: sql)
+                return .reused(sessionID: sessionID)
             }
             try await sql.update("kindred_sessions").set("refreshed_at", to: nowMS)
                 .set("expires_at", to: now.addingTimeInterval(settings.refreshTokenLifetime.timeInterval).millisecondsSince1970)
                 .where("id", .equal, sessionID).run()
             let tokens = try await issue(userID: userID, sessionID: sessionID, app: app, now: now, on: sql)
+            try await sql.update("kindred_refresh_tokens").set("used_at", to: nowMS)
+                .set("successor", to: try Self.sealSuccessor(tokens, of: refreshToken))
+                .where("token_hash", .equal, hash).run()
             return .issued(tokens, userID: userID)
         }
     }

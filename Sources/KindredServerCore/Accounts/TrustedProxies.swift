@@ -27,6 +27,10 @@ public struct TrustedProxies: Sendable, Equatable {
 
     /// The trusted blocks.
     package var blocks: [Block] = []
+    /// How many leading bits of an IPv6 client address identify the client for per-address
+    /// limits (64 by default: one customer's network, which a client can rotate within freely).
+    /// 128 keys on the whole address; IPv4 clients are always keyed on their whole address.
+    public var ipv6ClientPrefixLength: Int = 64
 
     /// No trusted proxies.
     public init() {}
@@ -68,6 +72,42 @@ public struct TrustedProxies: Sendable, Equatable {
             if !trusts(hop) { return hop }
         }
         return hops.first ?? peer
+    }
+
+    /// The key that per-address limits count `address` under: an IPv4 address as it is, an
+    /// IPv6 address as its first `ipv6ClientPrefixLength` bits (`2001:db8:0:7::/64`; an
+    /// IPv4-mapped one as its IPv4 address), anything else as it is.
+    package func rateLimitKey(for address: String) -> String {
+        guard let bytes = Self.bytes(of: address), bytes.count == 16 else { return address }
+        if bytes[0..<10].allSatisfy({ $0 == 0 }), bytes[10] == 0xFF, bytes[11] == 0xFF {
+            return bytes[12...].map(String.init).joined(separator: ".")
+        }
+        let length = min(128, max(0, ipv6ClientPrefixLength))
+        guard length < 128 else { return address }
+        var masked = bytes
+        for index in masked.indices {
+            let kept = min(8, max(0, length - index * 8))
+            masked[index] &= UInt8(truncatingIfNeeded: 0xFF << (8 - kept))
+        }
+        let groups = stride(from: 0, to: 16, by: 2).map { String(UInt16(masked[$0]) << 8 | UInt16(masked[$0 + 1]), radix: 16) }
+        return Self.compressed(groups) + "/\(length)"
+    }
+
+    /// IPv6 text of eight hex groups, the longest run (≥ 2) of zero groups written `::`.
+    private static func compressed(_ groups: [String]) -> String {
+        var best = (start: -1, count: 0)
+        var index = 0
+        while index < groups.count {
+            guard groups[index] == "0" else { index += 1; continue }
+            var end = index
+            while end < groups.count, groups[end] == "0" { end += 1 }
+            if end - index > best.count { best = (index, end - index) }
+            index = end
+        }
+        guard best.count >= 2 else { return groups.joined(separator: ":") }
+        let head = groups[..<best.start].joined(separator: ":")
+        let tail = groups[(best.start + best.count)...].joined(separator: ":")
+        return head + "::" + tail
     }
 
     /// Whether `address` is a loopback address (127.0.0.0/8 or ::1).

@@ -193,7 +193,9 @@ func makeAccountsController(
         database: database, clock: clock, settings: auth,
         store: AccountStore(database: database, clock: clock),
         tokens: tokens,
-        hasher: try PasswordHasher(parameters: auth.passwordParameters, maxConcurrent: auth.maxConcurrentHashes),
+        hasher: try PasswordHasher(
+            parameters: auth.passwordParameters, maxConcurrent: auth.maxConcurrentHashes, maxWaiting: auth.maxQueuedHashes
+        ),
         rateLimiter: RateLimiter(database: database, clock: clock),
         identity: dependencies.identity,
         userData: userData,

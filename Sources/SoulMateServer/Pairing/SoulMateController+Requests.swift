@@ -62,7 +62,7 @@ extension SoulMateController {
         let code = try Self.normalizedCode(raw)
         // Every look-up counts, found or not: the code space is a million.
         var keys = [("soulmate-code-lookup:user:\(userID)", settings.codeLookupsPerUserPerHour)]
-        if !accounts.isExempt(scope) { keys.append(("soulmate-code-lookup:address:\(scope.clientAddress)", settings.codeLookupsPerAddressPerHour)) }
+        if !accounts.isExempt(scope) { keys.append(("soulmate-code-lookup:address:\(scope.addressKey)", settings.codeLookupsPerAddressPerHour)) }
         for (key, limit) in keys {
             if case .retryAfter(let seconds) = try await rateLimiter.check(key: key, limit: limit, window: .seconds(3600)) {
                 throw KindredError.rateLimited(retryAfterSeconds: seconds)

@@ -51,7 +51,7 @@ extension StreakController {
     func countLookUp(_ userID: String, scope: RequestScope) async throws {
         var keys = [("streaksync-code-lookup:user:\(userID)", settings.codeLookupsPerUserPerHour)]
         if !accounts.isExempt(scope) {
-            keys.append(("streaksync-code-lookup:address:\(scope.clientAddress)", settings.codeLookupsPerAddressPerHour))
+            keys.append(("streaksync-code-lookup:address:\(scope.addressKey)", settings.codeLookupsPerAddressPerHour))
         }
         for (key, limit) in keys {
             if case .retryAfter(let seconds) = try await rateLimiter.check(key: key, limit: limit, window: .seconds(3600)) {

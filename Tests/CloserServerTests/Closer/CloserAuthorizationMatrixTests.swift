@@ -119,4 +119,25 @@ import Testing
             }
         }
     }
+
+    /// The shared callers (`DomainPolicyCaller`: another app's session, another app's token,
+    /// a revoked session, a disabled account, no token) on every route of the table.
+    @Test(arguments: Backend.all, DomainPolicyCaller.allCases)
+    func everyRouteRefusesTheSharedPolicyCallers(backend: Backend, caller: DomainPolicyCaller) async throws {
+        let message = #"{"schemaVersion":3,"encryptedPayload":"sealed:v1:\#(CloserFixtures.base64url(200))","commitmentHash":"sha256:\#(CloserFixtures.base64url(32))","commitmentSeal":"enc:v1:\#(CloserFixtures.base64(60))"}"#
+        let publicKey = #"{"publicKey":"\#(try CloserFixtures.publicKey())","platform":"android"}"#
+        let id = UUID().uuidString.lowercased()
+        let operations = Self.routes.map { route in
+            (
+                method: route.method,
+                path: route.path.replacingOccurrences(of: "{c}", with: id).replacingOccurrences(of: "{d}", with: "2026-01-05")
+                    .replacingOccurrences(of: "{m}", with: id).replacingOccurrences(of: "{t}", with: id),
+                body: route.body.map {
+                    $0.replacingOccurrences(of: "{SEALED}", with: CloserFixtures.sealedAnswer()).replacingOccurrences(of: "{MESSAGE}", with: message)
+                        .replacingOccurrences(of: "{PUB}", with: publicKey)
+                }
+            )
+        }
+        try await DomainPolicyCaller.check(operations, app: "closer", as: caller, on: backend)
+    }
 }
