@@ -797,7 +797,12 @@ let package = Package(
         // scripts/bench-eraser: a scan of 10,000 photos and 5,000 events against a bare walk.
         .executableTarget(
             name: "kindred-eraser-bench",
-            dependencies: ["EraserKit", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: [
+                "EraserKit",
+                "KindredClient",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             path: "Benchmarks/EraserBench",
             swiftSettings: swiftSettings
         ),

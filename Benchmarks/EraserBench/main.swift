@@ -13,6 +13,17 @@ import EraserKit
 import Foundation
 
 let arguments = CommandLine.arguments
+if arguments.count > 1, arguments[1] == "vault" {
+    // scripts/bench-eraser-vault: Vault open and listing (VaultBench.swift).
+    try await VaultBench.run(items: arguments.count > 2 ? Int(arguments[2]) ?? 500 : 500)
+    exit(0)
+}
+if arguments.count > 3, arguments[1] == "faces" {
+    // scripts/bench-eraser-faces: the face phase's photos per minute (FaceBench.swift).
+    try await FaceBench.run(folder: URL(fileURLWithPath: arguments[2]), reference: URL(fileURLWithPath: arguments[3]),
+                            workers: arguments.count > 4 ? Int(arguments[4]) ?? 2 : 2)
+    exit(0)
+}
 let assets = arguments.count > 1 ? Int(arguments[1]) ?? 10_000 : 10_000
 let events = arguments.count > 2 ? Int(arguments[2]) ?? 5_000 : 5_000
 

@@ -19,6 +19,9 @@ public enum CalendarError: EraserErrorReason {
     case alreadyPresent(EventID)
     /// No calendar of the store has this name (a single-file store restores into its file only).
     case unknownCalendar(String)
+    /// The event's VEVENTs are no longer the bytes read before (another program changed it):
+    /// nothing was removed.
+    case changed(EventID)
 
     public var code: String {
         switch self {
@@ -30,6 +33,7 @@ public enum CalendarError: EraserErrorReason {
         case .tooManyOccurrences: "too_many_occurrences"
         case .alreadyPresent: "already_present"
         case .unknownCalendar: "unknown_calendar"
+        case .changed: "changed"
         }
     }
 
@@ -46,6 +50,7 @@ public enum CalendarError: EraserErrorReason {
             "\(file), line \(line): the event repeats more than \(limit) times in the range asked for."
         case .alreadyPresent(let id): "The event \(id) is already in its calendar."
         case .unknownCalendar(let name): "There is no calendar named \(name)."
+        case .changed(let id): "The event \(id) changed since it was read; nothing was removed."
         }
     }
 }

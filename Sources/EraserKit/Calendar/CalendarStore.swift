@@ -20,12 +20,24 @@ public protocol CalendarStore: Sendable {
     /// occurrence) is also accepted: it gives that occurrence's own details.
     func event(_ id: EventID) throws(EraserKitError) -> CalendarEvent?
 
+    /// The event (the whole series) as `remove` would take it out now — its original VEVENT
+    /// text, byte for byte — without changing the calendar, so the Vault can hold a copy before
+    /// the event leaves the calendar.
+    func original(_ id: EventID) throws(EraserKitError) -> RemovedEvent
+
     /// Takes the event (the whole series) out of the calendar and returns its original VEVENT
-    /// text, byte for byte, so that `restore` can put it back exactly.
-    func remove(_ id: EventID) throws(EraserKitError) -> RemovedEvent
+    /// text, byte for byte, so that `restore` can put it back exactly. With `expected` (the
+    /// bytes `original(_:)` gave), nothing is removed unless the event is still exactly those
+    /// bytes (`CalendarError.changed`).
+    func remove(_ id: EventID, expecting expected: [UInt8]?) throws(EraserKitError) -> RemovedEvent
 
     /// Puts a removed event back, byte-exact, into the calendar it came from.
     func restore(_ removed: RemovedEvent) throws(EraserKitError)
+}
+
+extension CalendarStore {
+    /// Takes the event (the whole series) out of the calendar, whatever its bytes are now.
+    public func remove(_ id: EventID) throws(EraserKitError) -> RemovedEvent { try remove(id, expecting: nil) }
 }
 
 /// An event's id: its calendar's name and the VEVENT's `UID` (with `RECURRENCE-ID` for an

@@ -31,8 +31,11 @@ extension EraserDevice {
     @discardableResult
     public func apply(now: Date = Date()) throws(EraserKitError) -> ApplyReport {
         let settings = try settings()
-        let library = try library(settings)
-        let calendar = try calendar(settings)
+        return try apply(now: now, library: try library(settings), calendar: try calendar(settings))
+    }
+
+    /// `apply(now:)` over the given library and calendar (tests pass a calendar that fails on cue).
+    func apply(now: Date, library: FolderPhotoLibrary, calendar: (any CalendarStore)?) throws(EraserKitError) -> ApplyReport {
         let review = ScanReview(store: scanStore, library: library, calendar: calendar)
         var entries: [ApplyReport.Entry] = []
         let categories = Dictionary(try review.results().map { ($0.item, $0.categories) }, uniquingKeysWith: { first, _ in first })
@@ -108,21 +111,34 @@ extension EraserDevice {
         return item
     }
 
-    /// Removes the event from its calendar and vaults its original VEVENT text.
-    private func vaultEvent(_ id: EventID, calendar: ICSCalendarStore, matchType: VaultMatchType,
+    /// Copies the event's original VEVENT text into the Vault (unless an interrupted apply already
+    /// did), then takes the event out of its calendar — only while it is still exactly those bytes,
+    /// so a crash in between leaves it in both places, never in neither. A copy of an older
+    /// version (the event was edited after an interrupted apply) stays in the Vault and the
+    /// current version is vaulted too.
+    private func vaultEvent(_ id: EventID, calendar: any CalendarStore, matchType: VaultMatchType,
                             now: Date) throws(EraserKitError) -> VaultItem {
-        if let existing = try vault.items(originalID: id.rawValue).first(where: { $0.coolingOff?.status != .deleted }),
-           try calendar.event(id) == nil {
-            return existing
+        let copies = try vault.items(originalID: id.rawValue).filter { $0.coolingOff?.status != .deleted }
+        guard try calendar.event(id) != nil else {
+            if let copy = copies.first { return copy }  // Removed after the copy, before the mark.
+            throw .calendar(.notFound(id))
         }
-        let removed = try calendar.remove(id)
-        var stored = removed
+        let original = try calendar.original(id)
+        for copy in copies where copy.type == .calendar {
+            if try vault.contents(copy.id) == original.original {
+                _ = try calendar.remove(id, expecting: original.original)
+                return copy
+            }
+        }
+        var stored = original
         stored.original = []
         let metadata = VaultItemMetadata(
-            originalPath: removed.event.calendar, originalName: "\(removed.event.title).ics", capturedAt: removed.event.start,
-            title: removed.event.title, extra: [Self.removedMetadataKey: try Self.json(stored)])
-        return try vault.add(bytes: removed.original, item: VaultItemInput(
+            originalPath: original.event.calendar, originalName: "\(original.event.title).ics", capturedAt: original.event.start,
+            title: original.event.title, extra: [Self.removedMetadataKey: try Self.json(stored)])
+        let item = try vault.add(bytes: original.original, item: VaultItemInput(
             originalID: id.rawValue, type: .calendar, matchType: matchType, source: .calendar, metadata: metadata), now: now)
+        _ = try calendar.remove(id, expecting: original.original)
+        return item
     }
 
     /// `value` as JSON text.

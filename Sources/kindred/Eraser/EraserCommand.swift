@@ -9,7 +9,7 @@ struct EraserCommand: AsyncParsableCommand {
         subcommands: [
             EraserAnalyticsCommand.self, EraserSetupCommand.self, EraserScanCommand.self, EraserReviewCommand.self,
             EraserDecideCommand.self, EraserApplyCommand.self, EraserVaultCommand.self, EraserCoolingOffCommand.self,
-            EraserTickCommand.self, EraserHistoryCommand.self,
+            EraserTickCommand.self, EraserHistoryCommand.self, EraserDashboardCommand.self, EraserMessagesCommand.self,
         ]
     )
 }

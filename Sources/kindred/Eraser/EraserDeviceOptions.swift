@@ -30,6 +30,20 @@ struct EraserDeviceOptions: ParsableArguments {
         } text: { text($0) }
     }
 
+    /// Runs the command's own argument checks: a `ValidationError` is, with `--json`, a JSON error
+    /// (code `usage`) on standard output and one line on standard error, exit status 64; without
+    /// it, ArgumentParser's message with the usage.
+    func checked<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as ValidationError {
+            guard json else { throw error }
+            print(try EraserJSON.text(["error": ["code": "usage", "message": error.message]]))
+            FileHandle.standardError.write(Data("error: \(error.message) (usage)\n".utf8))
+            throw ExitCode.validationFailure
+        }
+    }
+
     /// Runs `body`, prints its result (JSON or `text`), or its typed error and exits with 1.
     func report<T: Encodable>(_ body: () async throws(EraserKitError) -> T, text: (T) -> String) async throws {
         do {

@@ -21,8 +21,10 @@ struct EraserSetupCommand: AsyncParsableCommand {
         } else {
             let input = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
             let passphrase = input.trimmingCharacters(in: .newlines)
-            guard !passphrase.isEmpty else {
-                throw ValidationError("give the Vault passphrase on standard input or in \(FileSecureStore.passphraseVariable)")
+            try options.checked {
+                guard !passphrase.isEmpty else {
+                    throw ValidationError("give the Vault passphrase on standard input or in \(FileSecureStore.passphraseVariable)")
+                }
             }
             store = FileSecureStore(profileDirectory: options.profileURL,
                                     keySource: .passphrase(passphrase, FileSecureStore.passphraseParameters))
@@ -69,9 +71,12 @@ struct EraserScanCommand: AsyncParsableCommand {
     @Option(help: "The ex as a contact: a name, a phone number or an email address (repeatable).") var contact: [String] = []
     @Option(help: "The time zone dates are read in (default: this machine's).") var timeZone: String?
     @Option(help: "The country calling code of numbers written without one (44).") var countryCode: Int?
+    @Option(help: "Photos per batch; a checkpoint is kept after each (default 50).") var batchSize = ScanConfiguration.defaultBatchSize
     @Flag(help: "Continue the cancelled or failed scan instead of starting a new one.") var resume = false
 
-    func validate() throws {
+    /// The options' own rules (checked in `run`, so `--json` can report them as JSON).
+    func check() throws {
+        if !(1...10_000).contains(batchSize) { throw ValidationError("--batch-size must be 1 to 10000, not \(batchSize)") }
         if !resume && photos == nil { throw ValidationError("--photos is required (unless --resume)") }
         if (from == nil) != (to == nil) { throw ValidationError("--from and --to go together") }
         if let timeZone, TimeZone(identifier: timeZone) == nil { throw ValidationError("unknown --time-zone \(timeZone)") }
@@ -88,7 +93,7 @@ struct EraserScanCommand: AsyncParsableCommand {
         return allowed && digits >= 5 ? .phone : .name
     }
 
-    func request() throws -> ScanRequest {
+    func scanRequest() throws -> ScanRequest {
         var ranges: [ScanDateRange] = []
         if let from, let to {
             ranges.append(ScanDateRange(from: try EraserJSON.day(from, option: "--from"), through: try EraserJSON.day(to, option: "--to")))
@@ -102,7 +107,8 @@ struct EraserScanCommand: AsyncParsableCommand {
         return ScanRequest(
             photos: URL(fileURLWithPath: photos ?? "."), calendar: calendar.map { URL(fileURLWithPath: $0) },
             references: refs.map { URL(fileURLWithPath: $0) }, dateRanges: ranges, contact: scanContact,
-            timeZone: timeZone.flatMap(TimeZone.init(identifier:)) ?? .current, defaultCountryCode: countryCode)
+            timeZone: timeZone.flatMap(TimeZone.init(identifier:)) ?? .current, defaultCountryCode: countryCode,
+            batchSize: batchSize)
     }
 
     /// One progress line: phase, done/total, rate and time left.
@@ -113,16 +119,30 @@ struct EraserScanCommand: AsyncParsableCommand {
         return line + "\n"
     }
 
+    /// Runs the scan; Ctrl-C (SIGINT) pauses it after the current batch, leaving a checkpoint that
+    /// `--resume` continues from (the command then fails with `scan.cancelled`).
     func run() async throws {
-        let request = try request()
+        let request = try options.checked { try check(); return try scanRequest() }
         let resume = resume
+        let options = options
         let progress: @Sendable (ScanProgress) -> Void = { FileHandle.standardError.write(Data(Self.progressLine($0).utf8)) }
-        try await options.run { (device) async throws(EraserKitError) -> ScanSummaryOutput in
-            let summary = resume
-                ? try await device.resume(defaultCountryCode: request.defaultCountryCode, progress: progress)
-                : try await device.scan(request, progress: progress)
-            return ScanSummaryOutput(summary)
-        } text: { $0.text }
+        let scan = Task {
+            try await options.run { (device) async throws(EraserKitError) -> ScanSummaryOutput in
+                let summary = resume
+                    ? try await device.resume(defaultCountryCode: request.defaultCountryCode, progress: progress)
+                    : try await device.scan(request, progress: progress)
+                return ScanSummaryOutput(summary)
+            } text: { $0.text }
+        }
+        signal(SIGINT, SIG_IGN)
+        let interrupt = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
+        interrupt.setEventHandler {
+            FileHandle.standardError.write(Data("scan: stopping after this batch; continue with --resume\n".utf8))
+            scan.cancel()
+        }
+        interrupt.resume()
+        defer { interrupt.cancel() }
+        try await scan.value
     }
 }
 
@@ -138,20 +158,27 @@ struct EraserReviewCommand: AsyncParsableCommand {
         var confidence: Double
         var date: Date
         var decision: String?
+        /// A photo's path in the library.
+        var path: String?
+        /// An event's title.
+        var title: String?
     }
     struct Output: Encodable { var summary: ScanSummaryOutput; var results: [Result] }
 
     func run() async throws {
         try await options.run { (device) throws(EraserKitError) -> Output in
             let review = try device.review()
-            let results = try review.results().map {
+            let found = try review.results()
+            let places = try device.places(of: found.map(\.item))
+            let results = found.map {
                 Result(key: $0.item.key, kind: $0.kind.rawValue, categories: $0.categories.map(\.rawValue),
-                       confidence: $0.confidence, date: $0.date, decision: $0.decision?.rawValue)
+                       confidence: $0.confidence, date: $0.date, decision: $0.decision?.rawValue,
+                       path: places[$0.item]?.path, title: places[$0.item]?.title)
             }
             return Output(summary: ScanSummaryOutput(try review.summary()), results: results)
         } text: { output in
             ([output.summary.text] + output.results.map {
-                "\($0.key)\t\($0.kind)\t\($0.categories.joined(separator: ","))\t\($0.decision ?? "-")"
+                "\($0.key)\t\($0.kind)\t\($0.categories.joined(separator: ","))\t\($0.decision ?? "-")\t\($0.path ?? $0.title ?? "-")"
             }).joined(separator: "\n")
         }
     }
@@ -167,8 +194,12 @@ struct EraserDecideCommand: AsyncParsableCommand {
     struct Output: Encodable { var key: String; var decision: String }
 
     func run() async throws {
-        guard let decided = ReviewDecision(rawValue: decision) else {
-            throw ValidationError("the decision must be vault, delete or keep, not \(decision)")
+        let decision = decision
+        let decided = try options.checked {
+            guard let decided = ReviewDecision(rawValue: decision) else {
+                throw ValidationError("the decision must be vault, delete or keep, not \(decision)")
+            }
+            return decided
         }
         let key = key
         try await options.run { (device) throws(EraserKitError) -> Output in
@@ -189,7 +220,7 @@ struct EraserApplyCommand: AsyncParsableCommand {
     struct Output: Encodable { var applied: [Entry] }
 
     func run() async throws {
-        let at = try now.map { try EraserJSON.date($0, option: "--now") } ?? Date()
+        let at = try options.checked { try now.map { try EraserJSON.date($0, option: "--now") } } ?? Date()
         try await options.run { (device) throws(EraserKitError) -> Output in
             Output(applied: try device.apply(now: at).entries.map {
                 Entry(key: $0.itemKey, decision: $0.decision.rawValue, vaultItemID: $0.vaultItemID.rawValue, deleteAfter: $0.deleteAfter)

@@ -96,7 +96,7 @@ struct EraserTickCommand: AsyncParsableCommand {
     struct Output: Encodable { var destroyed: [String]; var reminded: Int; var pending: Int; var notifications: [Notification] }
 
     func run() async throws {
-        let at = try now.map { try EraserJSON.date($0, option: "--now") } ?? Date()
+        let at = try options.checked { try now.map { try EraserJSON.date($0, option: "--now") } } ?? Date()
         try await options.run { (device) throws(EraserKitError) -> Output in
             let report = try device.tick(now: at)
             return Output(destroyed: report.coolingOff.destroyed.map(\.rawValue), reminded: report.coolingOff.reminded,

@@ -3,14 +3,39 @@ import Foundation
 import KindredCrypto
 
 extension ICSCalendarStore {
-    /// Takes the series (its master and every override, wherever they are in the file) out of its
-    /// file, rewriting the file atomically; an override's id removes its whole series.
-    /// - Returns: the series as it was, its VEVENTs' exact bytes and where each one was.
+    /// The series (its master and every override) as `remove` would take it out now — its
+    /// VEVENTs' exact bytes and where each one is — without changing the file: what the Vault
+    /// keeps before the event leaves the calendar.
     /// - Throws: `CalendarError.notFound`, or the error that keeps the file or the event from
-    ///   being read or written.
-    public func remove(_ id: EventID) throws(EraserKitError) -> RemovedEvent {
+    ///   being read.
+    public func original(_ id: EventID) throws(EraserKitError) -> RemovedEvent {
         writeLock.lock()
         defer { writeLock.unlock() }
+        return try split(id).removed
+    }
+
+    /// Takes the series (its master and every override, wherever they are in the file) out of its
+    /// file, rewriting the file atomically; an override's id removes its whole series.
+    /// - Parameters:
+    ///   - id: the event, or one of its overridden occurrences.
+    ///   - expected: when given, the series' VEVENT bytes as `original(_:)` gave them; the file is
+    ///     left alone unless the series is still exactly those bytes.
+    /// - Returns: the series as it was, its VEVENTs' exact bytes and where each one was.
+    /// - Throws: `CalendarError.notFound`, `.changed` when `expected` no longer matches, or the
+    ///   error that keeps the file or the event from being read or written.
+    public func remove(_ id: EventID, expecting expected: [UInt8]?) throws(EraserKitError) -> RemovedEvent {
+        writeLock.lock()
+        defer { writeLock.unlock() }
+        let (removed, remaining, url) = try split(id)
+        if let expected, expected != removed.original { throw .calendar(.changed(id)) }
+        try Self.lift { () throws(CalendarError) in try AtomicFile.write(remaining, to: url) }
+        forget(url)
+        return removed
+    }
+
+    /// The series of `id` cut out of its file: the removal record and the file's bytes without
+    /// it (checked to still be iCalendar). Called under `writeLock`.
+    private func split(_ id: EventID) throws(EraserKitError) -> (removed: RemovedEvent, remaining: [UInt8], url: URL) {
         guard let calendar = try calendar(named: Self.calendarName(of: id)), let group = calendar.group(for: id) else {
             throw .calendar(.notFound(id))
         }
@@ -33,10 +58,9 @@ extension ICSCalendarStore {
             }
             remaining += bytes[cursor...]
             _ = try ICSParser.parse(remaining, fileName: calendar.document.fileName)
-            try AtomicFile.write(remaining, to: calendar.url)
-            forget(calendar.url)
-            return RemovedEvent(event: event, original: original,
-                                placement: RemovalPlacement(fragments: fragments, fileDigest: Self.digest(remaining)))
+            let removed = RemovedEvent(event: event, original: original,
+                                       placement: RemovalPlacement(fragments: fragments, fileDigest: Self.digest(remaining)))
+            return (removed, remaining, calendar.url)
         }
     }
 

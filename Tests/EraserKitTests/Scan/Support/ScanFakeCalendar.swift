@@ -5,8 +5,8 @@ import Testing
 
 /// A `CalendarStore` for scan tests: single (non-recurring) events; `occurrences(in:)` returns
 /// every event touching the interval *closed at both ends* (like `DateInterval.intersects`), so the
-/// engine's own half-open filter is what the tests check. Unconfigured, or asked to remove or
-/// restore, it fails the test.
+/// engine's own half-open filter is what the tests check. Unconfigured, or asked to read an original,
+/// remove or restore, it fails the test.
 final class ScanFakeCalendar: CalendarStore {
     private let events: [CalendarEvent]?
 
@@ -45,7 +45,12 @@ final class ScanFakeCalendar: CalendarStore {
         try configured("event(_:)").first { $0.id == id }
     }
 
-    func remove(_ id: EventID) throws(EraserKitError) -> RemovedEvent {
+    func original(_ id: EventID) throws(EraserKitError) -> RemovedEvent {
+        Issue.record("ScanFakeCalendar.original must not be called by a scan")
+        throw .calendar(.notFound(id))
+    }
+
+    func remove(_ id: EventID, expecting expected: [UInt8]?) throws(EraserKitError) -> RemovedEvent {
         Issue.record("ScanFakeCalendar.remove must not be called by a scan")
         throw .calendar(.notFound(id))
     }
