@@ -12,6 +12,9 @@ public enum StreakClientError: Error, Equatable, Sendable, CustomStringConvertib
     case invalidInput(String)
     /// The server answered something this client does not understand.
     case invalidServerData(String)
+    /// A guest is playing on this device (`StreakStore.startGuestMode`): nothing is sent to the
+    /// server — no sync, no leaderboard publishing, no account or friend call — until the host is back.
+    case guestMode
 
     /// The server's error code, when the server refused.
     public var serverCode: String? {
@@ -34,6 +37,7 @@ public enum StreakClientError: Error, Equatable, Sendable, CustomStringConvertib
             }
         case .invalidInput: "invalid_input"
         case .invalidServerData: "invalid_server_data"
+        case .guestMode: "guest_mode"
         }
     }
 
@@ -44,6 +48,7 @@ public enum StreakClientError: Error, Equatable, Sendable, CustomStringConvertib
         case .client(let error): error.description
         case .invalidInput(let reason): reason
         case .invalidServerData(let reason): "the server sent something unexpected: \(reason)"
+        case .guestMode: "a guest is playing on this device: sync and leaderboards are off until `guest stop`"
         }
     }
 }

@@ -10,7 +10,9 @@ extension StreakDevice {
 
     /// Creates a password account, signs it in, sets the display name friends see, and queues this
     /// device's results and achievements for the new account.
+    /// - Throws: `.guestMode` while a guest plays; `.client`.
     public func signUp(email: String, password: String, displayName: String) async throws(StreakClientError) {
+        try refuseInGuestMode()
         do {
             try await session.signUp(email: email, password: password, displayName: displayName)
         } catch {
@@ -22,7 +24,9 @@ extension StreakDevice {
 
     /// Signs in with a password and queues this device's results and achievements (the server
     /// ignores the ones it already holds).
+    /// - Throws: `.guestMode` while a guest plays; `.client`.
     public func logIn(email: String, password: String) async throws(StreakClientError) {
+        try refuseInGuestMode()
         do {
             try await session.logIn(email: email, password: password)
         } catch {

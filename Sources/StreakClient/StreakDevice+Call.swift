@@ -2,15 +2,23 @@ import Foundation
 import KindredClient
 import OpenAPIRuntime
 import StreakAPI
+import StreakKit
 
 extension StreakDevice {
     /// Runs one generated-client operation as this session; failures become `.client`.
+    /// - Throws: `.guestMode` (before anything is sent) while a guest plays.
     func call<Output: Sendable>(_ operation: @Sendable (StreakAPI.Client) async throws -> Output) async throws(StreakClientError) -> Output {
+        try refuseInGuestMode()
         do {
             return try await session.authorizedCall(with: session.streakClient, operation)
         } catch {
             throw .client(error)
         }
+    }
+
+    /// Throws `.guestMode` while a guest plays on this device.
+    func refuseInGuestMode() throws(StreakClientError) {
+        if try local({ () throws(StreakStoreError) in try store.isGuestModeActive() }) { throw .guestMode }
     }
 
     /// The `X-Kindred-App` header value.

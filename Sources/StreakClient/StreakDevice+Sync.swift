@@ -34,9 +34,11 @@ extension StreakDevice {
     /// Uploads the queue (results, achievements, then the day scores they change, in queue order,
     /// 500 at a time), pulls the results and achievements changed elsewhere, and uploads what
     /// that changed. A failed upload stays queued, in its place, with its reason.
-    /// - Throws: `.client` when the server or the network fails (what was done stays done).
+    /// - Throws: `.guestMode` while a guest plays (nothing is sent, the host's queue is kept);
+    ///   `.client` when the server or the network fails (what was done stays done).
     @discardableResult
     public func sync() async throws(StreakClientError) -> SyncReport {
+        try refuseInGuestMode()
         var report = SyncReport()
         try await drain(into: &report)
         try await pullResults(into: &report)

@@ -57,8 +57,10 @@ extension StreakStore {
     /// not have them: the server ignores what it already holds).
     /// - Returns: how many records were queued.
     @discardableResult
+    /// - Throws: `.guestMode` while a guest plays.
     public func requeueEverything(now: Date = Date()) throws(StreakStoreError) -> Int {
         try write("queueing everything") { db in
+            if try Self.guestSession(in: db) != nil { throw StreakStoreError.guestMode("a guest's results are not synced") }
             let before = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM pending_uploads") ?? 0
             for id in try String.fetchAll(db, sql: "SELECT id FROM results ORDER BY local_day, recorded_at, id") {
                 try Self.enqueue(.result, id, now: now, in: db)
@@ -72,11 +74,13 @@ extension StreakStore {
 
     // MARK: - Inside a transaction
 
-    /// Queues a record unless it already waits (it keeps its place and is uploaded as it then stands).
+    /// Queues a record unless it already waits (it keeps its place and is uploaded as it then stands),
+    /// or a guest is playing (a guest's records stay on the device: nothing is queued).
     static func enqueue(_ kind: PendingUpload.Kind, _ recordID: String, now: Date, in db: Database) throws {
         try db.execute(
             sql: """
-                INSERT INTO pending_uploads (kind, record_id, enqueued_at) VALUES (?, ?, ?)
+                INSERT INTO pending_uploads (kind, record_id, enqueued_at)
+                SELECT ?, ?, ? WHERE NOT EXISTS (SELECT 1 FROM guest_session)
                 ON CONFLICT (kind, record_id) DO NOTHING
                 """,
             arguments: [kind.rawValue, recordID, StoredDate.text(now)])

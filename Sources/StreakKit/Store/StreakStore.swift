@@ -27,12 +27,21 @@ public struct StreakStore: Sendable {
     ///   - catalog: the games results are checked against.
     /// - Throws: `StreakStoreError.open` when the file cannot be opened or migrated.
     public init(path: String, catalog: GameCatalog = GameCatalog()) throws(StreakStoreError) {
-        let pool: DatabasePool
-        do {
-            pool = try DatabasePool(path: path, configuration: Self.configuration())
-        } catch {
-            throw .open(path: path, reason: "\(error)")
+        // Two processes opening a new file at once race to switch it to WAL; SQLite answers the
+        // loser SQLITE_BUSY without waiting, so opening is retried for up to two seconds.
+        var pool: DatabasePool?
+        var attempts = 0
+        while pool == nil {
+            do {
+                pool = try DatabasePool(path: path, configuration: Self.configuration())
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY && attempts < 100 {
+                attempts += 1
+                Thread.sleep(forTimeInterval: 0.02)
+            } catch {
+                throw .open(path: path, reason: "\(error)")
+            }
         }
+        guard let pool else { throw .open(path: path, reason: "the database could not be opened") }
         try self.init(database: pool, path: path, catalog: catalog)
     }
 
@@ -73,6 +82,9 @@ public struct StreakStore: Sendable {
     private static func configuration() -> Configuration {
         var configuration = Configuration()
         configuration.label = "streaksync-store"
+        // Two processes may open one profile (the app opened twice, the share inbox drained by
+        // both): a write waits for the other's transaction instead of failing at once.
+        configuration.busyMode = .timeout(10)
         return configuration
     }
 

@@ -17,6 +17,11 @@ public enum StreakStoreError: Error, Hashable, Sendable, CustomStringConvertible
     case invalidImportRow(line: Int, reason: String)
     /// A setting's value is not usable (the reason says which and why).
     case invalidSetting(String)
+    /// Refused because of guest mode: a guest is playing (nothing is synced or published), or
+    /// guest mode was asked to start or end when it cannot (the reason says which).
+    case guestMode(String)
+    /// A share-extension inbox file could not be written, read or removed.
+    case inbox(String)
 
     /// A stable snake_case code for scripts (`kindred streaks … --json`).
     public var code: String {
@@ -26,6 +31,8 @@ public enum StreakStoreError: Error, Hashable, Sendable, CustomStringConvertible
         case .csv(let error): error.code
         case .invalidImportRow: "invalid_import_row"
         case .invalidSetting: "invalid_setting"
+        case .guestMode: "guest_mode"
+        case .inbox: "inbox"
         }
     }
 
@@ -40,6 +47,8 @@ public enum StreakStoreError: Error, Hashable, Sendable, CustomStringConvertible
         case .csv(let error): error.description
         case .invalidImportRow(let line, let reason): "line \(line): \(reason)"
         case .invalidSetting(let reason): reason
+        case .guestMode(let reason): "guest mode: \(reason)"
+        case .inbox(let reason): "share inbox: \(reason)"
         }
     }
 }

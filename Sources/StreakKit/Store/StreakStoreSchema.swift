@@ -80,6 +80,29 @@ enum StreakStoreSchema {
                 );
                 """)
         }
+        // Guest mode (`StreakStore+Guest.swift`): one row while a guest plays. The host's rows are
+        // kept meanwhile in `guest_host_<table>` copies made at run time (so a later column is
+        // copied too) and put back when the guest leaves.
+        migrator.registerMigration("v2_guest_mode") { db in
+            try db.execute(sql: """
+                CREATE TABLE guest_session (
+                    id INTEGER PRIMARY KEY NOT NULL CHECK (id = 1),
+                    started_at TEXT NOT NULL
+                );
+                """)
+        }
+        // The share-extension inbox (`ShareInbox`): one receipt per inbox file ever taken, written
+        // in the transaction that records its result, so a file is added exactly once.
+        migrator.registerMigration("v2_share_inbox") { db in
+            try db.execute(sql: """
+                CREATE TABLE inbox_receipts (
+                    file TEXT PRIMARY KEY NOT NULL,
+                    outcome TEXT NOT NULL CHECK (outcome IN ('added', 'duplicate', 'rejected')),
+                    result_id TEXT,
+                    received_at TEXT NOT NULL
+                );
+                """)
+        }
         return migrator
     }
 }

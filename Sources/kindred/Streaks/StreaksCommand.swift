@@ -14,7 +14,9 @@ struct StreaksCommand: AsyncParsableCommand {
             guess. docs/streaksync-device.md lists the games and their formats. The other commands use \
             a --profile folder: its store (streaksync.sqlite: results, achievements, settings and the \
             offline queue) works without a server; `signup`/`login`, `sync`, `code`, `friend add`, \
-            `friends`, `accept`, `remove` and `board` talk to --server. --json prints one JSON document \
+            `friends`, `accept`, `remove` and `board` talk to --server (refused while a guest plays: \
+            `guest start|stop|status`). `inbox drop|drain` is the share extension's hand-off, `reminder` \
+            the daily reminder, `link` opens a streaksync:// link. --json prints one JSON document \
             on standard output. Passwords come from standard input (--password-stdin) or \
             KINDRED_PASSWORD, never from a flag.
             """,
@@ -25,6 +27,7 @@ struct StreaksCommand: AsyncParsableCommand {
             StreaksSignUpCommand.self, StreaksLogInCommand.self, StreaksLogOutCommand.self, StreaksProfileCommand.self,
             StreaksSyncCommand.self, StreaksCodeCommand.self, StreaksFriendCommand.self, StreaksFriendsCommand.self,
             StreaksAcceptCommand.self, StreaksRemoveCommand.self, StreaksBoardCommand.self,
+            StreaksGuestCommand.self, StreaksInboxCommand.self, StreaksReminderCommand.self, StreaksLinkCommand.self,
         ]
     )
 }

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import StreakKit
 
-/// `kindred streaks stats [--game G] [--range 1|7|30|365] [--chart FILE.svg] [--at ISO8601]`.
+/// `kindred streaks stats [--game G] [--range 1|7|30|365] [--chart FILE.svg] [--csv FILE] [--at ISO8601]`.
 struct StreaksStatsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stats",
@@ -10,13 +10,16 @@ struct StreaksStatsCommand: AsyncParsableCommand {
         discussion: """
             With --game, also the game's deep dive: the guess distribution (Wordle, Nerdle, Pinpoint), \
             the hints (Strands) or the times per difficulty (Pips). --chart writes an SVG file: the \
-            guess distribution for those games, else the calendar of days played over the range.
+            guess distribution for those games, else the calendar of days played over the range. \
+            --csv writes the range's results (of --game only, when given) as RFC 4180 CSV with the header \
+            date,game,puzzle,score,maxAttempts,completed (- for standard output, then nothing else is printed).
             """)
 
     @OptionGroup var options: StreaksOptions
     @Option(help: "Only this game's results.") var game: String?
     @Option(help: "Days up to today: 1, 7, 30 or 365.") var range = 7
     @Option(help: "Write a chart to this SVG file.") var chart: String?
+    @Option(help: "Write the range's results to this CSV file (- for standard output).") var csv: String?
     @Option(help: "Compute as of this instant, ISO 8601 (default: now).") var at: String?
 
     func validate() throws {
@@ -71,6 +74,21 @@ struct StreaksStatsCommand: AsyncParsableCommand {
                 try Self.write(svg, to: chart)
                 object["chart"] = chart
                 lines.append("chart: \(chart)")
+            }
+            if let csv {
+                let rows = gameID.map { id in inRange.filter { $0.game == id } } ?? inRange
+                let text = ResultsCSV.export(rows)
+                if csv == "-" {
+                    StandardIO.writeBytes(Array(text.utf8))
+                    return
+                }
+                do {
+                    try Data(text.utf8).write(to: URL(fileURLWithPath: csv), options: .atomic)
+                } catch {
+                    throw CommandFailure("cannot write \(csv): \(error.localizedDescription)")
+                }
+                object["csv"] = ["file": csv, "rows": rows.count] as [String: Any]
+                lines.append("csv: \(csv) (\(rows.count) results)")
             }
             options.output(lines.joined(separator: "\n"), json: object)
         }
