@@ -134,7 +134,7 @@ extension AdminConsole {
                     eventTime: AdminViews.date(plan.eventTime), eventID: plan.eventID, sandbox: plan.sandbox
                 )
             },
-            events: detail.events, selfLink: AdminViews.detailLink(userID)
+            events: detail.events, raw: detail.rawResponses, selfLink: AdminViews.detailLink(userID)
         )
         return templates.page("subscription", view)
     }

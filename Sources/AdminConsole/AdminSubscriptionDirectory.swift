@@ -151,12 +151,15 @@ public struct AdminSubscriptionDetail: Sendable, Equatable {
     public var links: [String]
     /// Provider events recorded against the user, newest first, as one line each.
     public var events: [String]
+    /// The last sync's answers of each provider, redacted, as one text block per provider.
+    public var rawResponses: [String]
 
     /// Creates a detail.
     public init(
         row: AdminSubscriptionRow?, userID: String, computedStatus: String, computedExpiration: Date?, trialEnd: Date?,
-        plans: [AdminPlanEntry], links: [String], events: [String]
+        plans: [AdminPlanEntry], links: [String], events: [String], rawResponses: [String] = []
     ) {
+        self.rawResponses = rawResponses
         self.row = row
         self.userID = userID
         self.computedStatus = computedStatus
@@ -168,7 +171,6 @@ public struct AdminSubscriptionDetail: Sendable, Equatable {
     }
 }
 
-/// What "sync this user now" did.
 /// Which providers "Sync this user now" reads (the seed's Stripe-only trigger is `.stripe`).
 public enum AdminSyncProviders: String, Sendable, Equatable, CaseIterable {
     /// Stripe and RevenueCat, in parallel.

@@ -95,6 +95,7 @@ enum AdminViews {
         var links: [String]
         var plans: [Plan]
         var events: [String]
+        var raw: [String]
         var selfLink: String
     }
 

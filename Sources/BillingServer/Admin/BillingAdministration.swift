@@ -86,6 +86,8 @@ public struct BillingAdministration: Sendable {
         public var links: [(provider: BillingProvider, externalID: String)]
         /// The provider events recorded against the user, newest first (at most 100).
         public var events: [AppliedEvent]
+        /// The last sync's exchanges with each provider, redacted (support's "raw response").
+        public var responses: [ProviderResponses] = []
     }
 
     /// A provider event as recorded by the inbox.
@@ -169,7 +171,7 @@ public struct BillingAdministration: Sendable {
         let events = try await recentEvents(userID: userID, limit: 100)
         return Detail(
             record: try await BillingLedger.record(of: userID, on: sql), snapshot: snapshot, plans: plans, links: links,
-            events: events
+            events: events, responses: try await BillingLedger.responses(of: userID, on: sql)
         )
     }
 

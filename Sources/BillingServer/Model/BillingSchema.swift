@@ -5,7 +5,7 @@ import SQLKit
 /// The tables of billing. Append only: a change is a new migration at the end.
 enum BillingSchema {
     /// The billing migrations, in order.
-    static let migrations: [Migration] = [createBilling, createHeads, createTransfers, createPurchases]
+    static let migrations: [Migration] = [createBilling, createHeads, createTransfers, createPurchases, createProviderResponses]
 
     /// Plan history, per-user subscription records, applied provider events and provider links.
     static let createBilling = Migration("0008_billing") { sql in
@@ -89,6 +89,7 @@ enum BillingSchema {
             UserDataTable("kindred_billing_links"),
             UserDataTable("kindred_billing_subscriptions"),
             UserDataTable("kindred_billing_purchases"),
+            UserDataTable("kindred_billing_provider_responses"),
         ]
     )
 }

@@ -33,9 +33,9 @@ struct BillingSync: Sendable {
     /// seed's "Stripe-only sync trigger"). A failing provider is reported, not thrown.
     func sync(userID: String, app: AppID, providers: Set<BillingProvider>) async -> Report {
         async let stripeCount = providers.contains(.stripe)
-            ? attempt(.stripe) { try await syncStripe(userID: userID, app: app) } : .success(0)
+            ? logged(.stripe, userID: userID) { try await syncStripe(userID: userID, app: app) } : .success(0)
         async let revenueCatCount = providers.contains(.revenuecat)
-            ? attempt(.revenuecat) { try await syncRevenueCat(userID: userID, app: app) } : .success(0)
+            ? logged(.revenuecat, userID: userID) { try await syncRevenueCat(userID: userID, app: app) } : .success(0)
         let results = await [stripeCount, revenueCatCount]
         var report = Report(appended: 0, failed: [])
         for result in results {
@@ -45,6 +45,28 @@ struct BillingSync: Sendable {
             }
         }
         return report
+    }
+
+    /// Runs one provider's sync with a `ProviderResponseLog` bound, then keeps what the provider
+    /// answered (redacted) as the user's last exchanges with it; a sync that sent nothing keeps
+    /// the previous ones. Keeping them never fails the sync.
+    private func logged(
+        _ provider: BillingProvider, userID: String, _ body: () async throws -> Int
+    ) async -> Result<Int, BillingProviderError> {
+        let log = ProviderResponseLog()
+        let result = await ProviderResponseLog.$current.withValue(log) { await attempt(provider, body) }
+        let exchanges = log.recorded
+        guard !exchanges.isEmpty else { return result }
+        let outcome: String
+        switch result {
+        case .success: outcome = "ok"
+        case .failure(let error): outcome = "\(error)"
+        }
+        try? await BillingLedger.storeResponses(
+            userID: userID, provider: provider, outcome: outcome, exchanges: exchanges, at: clock.now().millisecondsSince1970,
+            on: database.sql
+        )
+        return result
     }
 
     private func attempt(_ provider: BillingProvider, _ body: () async throws -> Int) async -> Result<Int, BillingProviderError> {

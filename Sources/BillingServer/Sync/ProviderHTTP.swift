@@ -41,8 +41,11 @@ struct ProviderHTTP: Sendable {
         }
         do {
             let response = try await client.execute(request, timeout: timeout)
-            let body = try await response.body.collect(upTo: maxBody)
-            return (Int(response.status.code), Data(body.readableBytesView))
+            let body = Data(try await response.body.collect(upTo: maxBody).readableBytesView)
+            ProviderResponseLog.current?.record(
+                method: verb == .get ? "GET" : "POST", url: url, status: Int(response.status.code), body: body
+            )
+            return (Int(response.status.code), body)
         } catch {
             throw BillingProviderError.unreachable(provider, "\(type(of: error))")
         }

@@ -40,6 +40,10 @@ struct BillingConsoleDirectory: AdminSubscriptionDirectory {
                 "\(event.provider.rawValue) \(event.eventID) \(event.type) → \(event.outcome) "
                     + "(event \(Date(millisecondsSince1970: event.eventTime).formatted(.iso8601)), "
                     + "applied \(Date(millisecondsSince1970: event.appliedAt).formatted(.iso8601)))"
+            },
+            rawResponses: detail.responses.map { response in
+                "\(response.provider.rawValue) at \(Date(millisecondsSince1970: response.fetchedAt).formatted(.iso8601)): "
+                    + "\(response.outcome)\n\(response.exchanges)"
             }
         )
     }

@@ -43,6 +43,8 @@ struct BillingCommand: AsyncParsableCommand {
         )
         @OptionGroup var options: ServerOptions
         @Argument(help: "The user id.") var userID: String
+        @Flag(help: "Also print the last sync's exchanges with each provider (redacted: no keys, no personal fields).")
+        var raw = false
         @Flag(help: "Print one JSON document instead of name/value lines.") var json = false
 
         func run() async throws {
@@ -52,9 +54,10 @@ struct BillingCommand: AsyncParsableCommand {
                 throw CommandFailure("no user \(id)")
             }
             if json {
-                print(try UsersCommand.json(BillingJSON.Detail(detail, userID: id)))
+                print(try UsersCommand.json(BillingJSON.Detail(detail, userID: id, raw: raw)))
             } else {
                 print(BillingReport.detail(detail, userID: id, now: SystemClock().now()), terminator: "")
+                if raw { print(BillingReport.responses(detail.responses), terminator: "") }
             }
         }
     }

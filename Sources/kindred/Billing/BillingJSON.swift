@@ -28,8 +28,23 @@ enum BillingJSON {
         var links: [Link]
         var plans: [PlanEntry]
         var events: [Event]
+        var responses: [Response]?
 
-        init(_ detail: BillingAdministration.Detail, userID: String) {
+        struct Response: Encodable {
+            var provider: String
+            var fetchedAt: Int64
+            var outcome: String
+            var exchanges: [ProviderExchange]
+        }
+
+        struct ProviderExchange: Decodable, Encodable {
+            var method: String
+            var path: String
+            var status: Int
+            var body: String
+        }
+
+        init(_ detail: BillingAdministration.Detail, userID: String, raw: Bool = false) {
             userId = userID
             computed = Computed(
                 state: detail.snapshot.status, latestExpiration: detail.snapshot.latestExpiration,
@@ -39,6 +54,14 @@ enum BillingJSON {
             links = detail.links.map { Link(provider: $0.provider.rawValue, externalId: $0.externalID) }
             plans = detail.plans
             events = detail.events.map(Event.init)
+            if raw {
+                responses = detail.responses.map {
+                    Response(
+                        provider: $0.provider.rawValue, fetchedAt: $0.fetchedAt, outcome: $0.outcome,
+                        exchanges: (try? JSONDecoder().decode([ProviderExchange].self, from: Data($0.exchanges.utf8))) ?? []
+                    )
+                }
+            }
         }
     }
 

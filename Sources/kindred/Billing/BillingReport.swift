@@ -66,6 +66,21 @@ enum BillingReport {
         ].joined(separator: "\t")
     }
 
+    /// `show --raw`: per provider a `raw` line (provider, time, outcome), then one line per
+    /// exchange: method, path, status and the redacted body.
+    static func responses(_ responses: [ProviderResponses]) -> String {
+        guard !responses.isEmpty else { return "raw\t-\n" }
+        var text = ""
+        for response in responses {
+            text += "raw\t\(response.provider.rawValue)\t\(milliseconds(response.fetchedAt))\t\(response.outcome)\n"
+            let exchanges = (try? JSONDecoder().decode([BillingJSON.Detail.ProviderExchange].self, from: Data(response.exchanges.utf8))) ?? []
+            for exchange in exchanges {
+                text += "  \(exchange.method) \(exchange.path) \(exchange.status)\t\(exchange.body)\n"
+            }
+        }
+        return text
+    }
+
     /// Unix seconds as ISO 8601, or `-`.
     static func seconds(_ value: Int64?) -> String {
         value.map { Date(timeIntervalSince1970: TimeInterval($0)).formatted(.iso8601) } ?? "-"

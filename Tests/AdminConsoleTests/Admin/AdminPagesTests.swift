@@ -50,6 +50,10 @@ import Testing
             let text = String(buffer: page.body)
             #expect(text.contains(#"<dd id="computed-status">active</dd>"#))
             #expect(text.contains(#"<td class="mono">evt_1</td>"#))
+            // The last provider answers, escaped like every other value.
+            #expect(text.contains(#"<div id="raw"><pre class="mono">revenuecat at 2029-11-26T10:00:00Z: ok"#))
+            #expect(text.contains("&lt;b&gt;404&lt;/b&gt;"))
+            #expect(!text.contains("<b>404</b>"))
             #expect(text.contains("double billing: Stripe and RevenueCat are both active"))
             let missing = try await client.adminGet("/admin/subscriptions/nobody", cookie: browser.cookie)
             #expect(missing.status == .notFound)

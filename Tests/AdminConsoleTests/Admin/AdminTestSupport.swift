@@ -186,7 +186,8 @@ final class FakeSubscriptionDirectory: AdminSubscriptionDirectory {
                     eventTime: Date(timeIntervalSince1970: 1_890_000_000), eventID: "evt_1", sandbox: false
                 ),
             ],
-            links: ["stripe: cus_1"], events: ["stripe evt_1 customer.subscription.created → appended"]
+            links: ["stripe: cus_1"], events: ["stripe evt_1 customer.subscription.created → appended"],
+            rawResponses: [#"revenuecat at 2029-11-26T10:00:00Z: ok\#n[{"body":"<b>404</b>","method":"GET"}]"#]
         )
     }
 

@@ -112,6 +112,10 @@ import Testing
                 #expect(plan["createdAt"] as? Int == 1_750_000_000)
                 #expect(plan["updatedAt"] as? Int == 1_750_000_000)
             }
+            // No provider answered anything yet (no RevenueCat project, no Stripe key): nothing kept.
+            let raw = try kindred("show", user, "--raw")
+            #expect(raw.status == 0, "\(raw.stderr)")
+            #expect(raw.stdout.hasSuffix("raw\t-\n"))
             let noDocument = try kindred("document", "no-such-user")
             #expect(noDocument.status != 0)
             #expect(noDocument.stderr.contains("no user no-such-user"))

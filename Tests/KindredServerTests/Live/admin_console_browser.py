@@ -4,6 +4,7 @@ chromium-driver, headless, through Selenium), as an operator would:
 
   log in -> search the subscriptions table -> open a detail view -> "sync this user now" (the
   POST answers with a redirect to the detail page: a reload shows it without posting again) ->
+  the same with "Stripe only" chosen ->
   run the user-fields backfill's dry run through its CSRF-protected form -> check the report ->
   apply it (redirected to the table; a reload does not apply it again) -> post a form whose CSRF
   field was removed and check that the server refuses it (403).
@@ -21,7 +22,7 @@ from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
 from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import WebDriverWait
+from selenium.webdriver.support.ui import Select, WebDriverWait
 
 
 def check(condition, message):
@@ -147,6 +148,14 @@ def main():
         reload(driver)
         check(driver.current_url == detail_url and not driver.find_elements(By.ID, "notice"),
               "a reload shows the detail page without syncing again")
+
+        # The seed's Stripe-only trigger: choose the provider, then sync.
+        Select(driver.find_element(By.ID, "sync-provider")).select_by_value("stripe")
+        navigate(driver, driver.find_element(By.ID, "sync"))
+        notice = driver.find_element(By.ID, "notice").text
+        check(notice.startswith("Synced stripe: 0 plan entries appended"),
+              "a Stripe-only sync says so (was %r)" % notice)
+        check(len(driver.find_elements(By.ID, "raw")) == 1, "the detail page has the last provider answers section")
 
         # The user-fields backfill's dry run, through its CSRF-protected form.
         driver.get(base + "/admin/subscriptions")
