@@ -102,6 +102,23 @@ struct PulseOptions: ParsableArguments {
         return text
     }
 
+    /// Signs this profile in with `call` (sign-up or log-in), remembering the server, and prints
+    /// `VERB as USER` (or `{"userId"}` with --json).
+    func signIn(
+        _ passwordInput: PasswordInput, verb: String,
+        _ call: (KindredSession, String) async throws -> SignedIn
+    ) async throws {
+        let (client, profile) = try client()
+        let password = try passwordInput.password()
+        try await run {
+            try profile.save(in: profileURL)
+            let signedIn = try await call(client.session, password)
+            json
+                ? StandardIO.writeLine(ChatOptions.encode(["userId": signedIn.user.id]))
+                : StandardIO.writeLine("\(verb) as \(signedIn.user.id)")
+        }
+    }
+
     /// Runs a body, turning client errors into one line (and a JSON error with --json).
     func run(_ body: () async throws -> Void) async throws {
         do {
@@ -125,14 +142,8 @@ struct PulseSignUpCommand: AsyncParsableCommand {
     @OptionGroup var passwordInput: PasswordInput
 
     func run() async throws {
-        let (client, profile) = try options.client()
-        let password = try passwordInput.password()
-        try await options.run {
-            try profile.save(in: options.profileURL)
-            let signedIn = try await client.session.signUp(email: email, password: password)
-            options.json
-                ? StandardIO.writeLine(ChatOptions.encode(["userId": signedIn.user.id]))
-                : StandardIO.writeLine("signed up as \(signedIn.user.id)")
+        try await options.signIn(passwordInput, verb: "signed up") { session, password in
+            try await session.signUp(email: email, password: password)
         }
     }
 }
@@ -145,14 +156,8 @@ struct PulseLogInCommand: AsyncParsableCommand {
     @OptionGroup var passwordInput: PasswordInput
 
     func run() async throws {
-        let (client, profile) = try options.client()
-        let password = try passwordInput.password()
-        try await options.run {
-            try profile.save(in: options.profileURL)
-            let signedIn = try await client.session.logIn(email: email, password: password)
-            options.json
-                ? StandardIO.writeLine(ChatOptions.encode(["userId": signedIn.user.id]))
-                : StandardIO.writeLine("signed in as \(signedIn.user.id)")
+        try await options.signIn(passwordInput, verb: "signed in") { session, password in
+            try await session.logIn(email: email, password: password)
         }
     }
 }
