@@ -15,6 +15,8 @@ public enum StreakClientError: Error, Equatable, Sendable, CustomStringConvertib
     /// A guest is playing on this device (`StreakStore.startGuestMode`): nothing is sent to the
     /// server — no sync, no leaderboard publishing, no account or friend call — until the host is back.
     case guestMode
+    /// The device's secure store, which keeps the scores waiting to be published, failed.
+    case secureStore(SecureStoreError)
 
     /// The server's error code, when the server refused.
     public var serverCode: String? {
@@ -38,6 +40,7 @@ public enum StreakClientError: Error, Equatable, Sendable, CustomStringConvertib
         case .invalidInput: "invalid_input"
         case .invalidServerData: "invalid_server_data"
         case .guestMode: "guest_mode"
+        case .secureStore: "secure_store"
         }
     }
 
@@ -49,6 +52,7 @@ public enum StreakClientError: Error, Equatable, Sendable, CustomStringConvertib
         case .invalidInput(let reason): reason
         case .invalidServerData(let reason): "the server sent something unexpected: \(reason)"
         case .guestMode: "a guest is playing on this device: sync and leaderboards are off until `guest stop`"
+        case .secureStore(let error): error.description
         }
     }
 }

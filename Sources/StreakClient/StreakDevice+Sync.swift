@@ -40,6 +40,8 @@ extension StreakDevice {
     public func sync() async throws(StreakClientError) -> SyncReport {
         try refuseInGuestMode()
         var report = SyncReport()
+        // The queued scores' payloads go to the secure store before anything is sent.
+        try stagePendingScores()
         try await drain(into: &report)
         try await pullResults(into: &report)
         try await pullAchievements(into: &report)
@@ -53,13 +55,13 @@ extension StreakDevice {
     private func drain(into report: inout SyncReport) async throws(StreakClientError) {
         while true {
             let batch = try local { () throws(StreakStoreError) in try store.pendingUploads(limit: 500) }
-            guard !batch.isEmpty else { return }
+            guard !batch.isEmpty else { break }
             try await uploadResults(batch.filter { $0.kind == .result }, into: &report)
             try await uploadAchievements(batch.filter { $0.kind == .achievement }, into: &report)
-            for score in batch where score.kind == .score {
-                try await publish(score, into: &report)
-            }
+            try await publishScores(batch.filter { $0.kind == .score }, into: &report)
         }
+        // Scores kept by an earlier run whose queue entries are gone.
+        try await publishKeptScores(into: &report)
     }
 
     private func uploadResults(_ pending: [PendingUpload], into report: inout SyncReport) async throws(StreakClientError) {
@@ -113,47 +115,8 @@ extension StreakDevice {
         }
     }
 
-    /// Publishes one day's score of one game: the day's best result, with the streak as it stood
-    /// that day.
-    private func publish(_ item: PendingUpload, into report: inout SyncReport) async throws(StreakClientError) {
-        guard let (gameID, day) = item.score, let game = store.catalog.game(gameID) else {
-            try local { () throws(StreakStoreError) in try store.completeUploads([item.seq]) }
-            return
-        }
-        let results = try local { () throws(StreakStoreError) in try store.results(game: gameID) }.reversed()
-        let ofDay = results.filter { $0.day == day }
-        guard var best = ofDay.first else {
-            try local { () throws(StreakStoreError) in try store.completeUploads([item.seq]) }
-            return
-        }
-        for result in ofDay.dropFirst() where result.isBetter(than: best, scoring: game.scoring) { best = result }
-        var streak = Streak(game: game.id, cadence: game.cadence)
-        for result in results where result.day <= day { streak.record(result) }
-        let body = StreakAPI.Components.Schemas.StreakSyncScorePublish(
-            score: best.score, max: best.maxScore, completed: best.completed, currentStreak: min(streak.current, 100_000),
-            timeZone: TimeZone(identifier: best.timeZoneIdentifier) != nil ? best.timeZoneIdentifier : nil)
-        let output: Operations.PublishStreakSyncScore.Output
-        do {
-            output = try await call { [app] in
-                try await $0.publishStreakSyncScore(
-                    path: .init(gameId: gameID.rawValue, date: day.description), headers: .init(xKindredApp: app), body: .json(body))
-            }
-        } catch {
-            try failed([item], error)
-        }
-        switch output {
-        case .ok:
-            report.publishedScores += 1
-        case .unprocessableContent where Self.failure(output).serverCode == "invalid_score":
-            report.droppedScores += 1
-        default:
-            try failed([item], Self.failure(output))
-        }
-        try local { () throws(StreakStoreError) in try store.completeUploads([item.seq]) }
-    }
-
     /// Keeps `items` queued with the reason, then throws `error`.
-    private func failed(_ items: [PendingUpload], _ error: StreakClientError) throws(StreakClientError) -> Never {
+    func failed(_ items: [PendingUpload], _ error: StreakClientError) throws(StreakClientError) -> Never {
         try local { () throws(StreakStoreError) in try store.failUploads(items.map(\.seq), reason: error.description) }
         throw error
     }

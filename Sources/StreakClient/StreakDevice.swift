@@ -12,25 +12,37 @@ public struct StreakDevice: Sendable {
     public let session: KindredSession
     /// The results, achievements, settings and offline queue.
     public let store: StreakStore
+    /// The scores waiting to be published, in the device's secure store.
+    public let pendingScores: PendingScoreVault
     /// The clock.
     let now: @Sendable () -> Date
 
-    /// A device from its parts.
-    public init(session: KindredSession, store: StreakStore, now: @escaping @Sendable () -> Date = { Date() }) {
+    /// A device from its parts; `secureStore` keeps the scores waiting to be published (the
+    /// default, in memory, forgets them when the device is released: for tests and previews).
+    public init(
+        session: KindredSession, store: StreakStore, secureStore: any SecureStore = InMemorySecureStore(),
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
         self.session = session
         self.store = store
+        pendingScores = PendingScoreVault(secureStore: secureStore)
         self.now = now
     }
 
     /// A device in a profile folder (the `kindred streaks` devices): the session's tokens beside
-    /// `streaksync.sqlite`.
+    /// `streaksync.sqlite`, and the pending scores in the profile's `FileSecureStore`
+    /// (passphrase mode when `KINDRED_PROFILE_PASSPHRASE` is set in `environment`).
     /// - Throws: `.store` when the store cannot be opened.
-    public static func profile(at folder: URL, session: KindredSession) throws(StreakClientError) -> StreakDevice {
+    public static func profile(
+        at folder: URL, session: KindredSession, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws(StreakClientError) -> StreakDevice {
+        let store: StreakStore
         do {
-            return StreakDevice(session: session, store: try StreakStore.profile(at: folder))
+            store = try StreakStore.profile(at: folder)
         } catch {
             throw .store(error)
         }
+        return StreakDevice(session: session, store: store, secureStore: FileSecureStore(profileDirectory: folder, environment: environment))
     }
 
     /// The signed-in account's id. - Throws: `.client(.notSignedIn)` without a session.

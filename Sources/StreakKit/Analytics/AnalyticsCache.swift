@@ -16,7 +16,7 @@ public struct AnalyticsFingerprint: Hashable, Sendable, Codable {
 
     /// The fingerprint of `results`.
     public init(of results: [GameResult]) {
-        self.init(count: results.count, lastRecordedAt: results.map(\.recordedAt).max())
+        self.init(count: results.count, lastRecordedAt: results.lazy.map(\.recordedAt).max())
     }
 }
 

@@ -52,14 +52,15 @@ public enum Analytics {
     ) -> RangeSummary {
         let today = LocalDay(now, in: timeZone)
         let span = range.days(endingOn: today)
-        let relevant = game.map { id in results.filter { $0.game == id } } ?? results
-        let inRange = relevant.filter { span.contains($0.day) }
+        // One pass each over every result, copying only the ones in range (scripts/bench-streak-analytics).
+        let inRange = results.filter { span.contains($0.day) && (game == nil || $0.game == game) }
         let completed = inRange.filter(\.completed)
         let byGame = Dictionary(grouping: inRange, by: \.game).map { id, list in
             let done = list.filter(\.completed)
             return GameRangeStats(game: id, played: list.count, completed: done.count, averageScore: mean(done.map(\.score)))
         }.sorted { ($1.played, $0.game.rawValue) < ($0.played, $1.game.rawValue) }
-        let completedDaysEver = Set(relevant.filter(\.completed).map(\.day))
+        var completedDaysEver = Set<LocalDay>()
+        for result in results where result.completed && (game == nil || result.game == game) { completedDaysEver.insert(result.day) }
         return RangeSummary(
             range: range, firstDay: span.lowerBound, lastDay: span.upperBound, played: inRange.count,
             completed: completed.count, completionRate: inRange.isEmpty ? 0 : Double(completed.count) / Double(inRange.count),

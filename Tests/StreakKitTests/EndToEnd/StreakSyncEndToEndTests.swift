@@ -1,5 +1,7 @@
 import Foundation
+import KindredClient
 import KindredTestSupport
+import StreakClient
 import StreakKit
 import Testing
 
@@ -70,10 +72,17 @@ import Testing
         // A sync while the server is down keeps the queue; the next one drains it.
         #expect(await server.stop().status == 0)
         #expect(try ana.failure(["sync"]) == "network")
+        // The score waiting for the leaderboard is kept in the profile's secure store, not in plain files.
+        let anaSecrets = FileSecureStore(profileDirectory: URL(fileURLWithPath: ana.profile), keySource: .keyFile)
+        let waiting = try PendingScoreVault(secureStore: anaSecrets).scores()
+        #expect(waiting.map(\.game) == [.wordle] && waiting.first?.score == 3 && waiting.first?.day.description == today)
         try await server.start()
         let synced = try ana.json(["sync"])
         #expect(synced["uploadedResults"] as? Int == 1)
         #expect(synced["publishedScores"] as? Int == 1)
+        // Published once, then gone from the secure store (a new instance: what the next launch reads).
+        let reopened = FileSecureStore(profileDirectory: URL(fileURLWithPath: ana.profile), keySource: .keyFile)
+        #expect(try reopened.read(PendingScoreVault.item) == nil)
         #expect(synced["stillPending"] as? Int == 0)
         #expect((synced["uploadedAchievements"] as? Int ?? 0) >= 1)
         #expect(try ana.json(["sync"])["uploadedResults"] as? Int == 0)
