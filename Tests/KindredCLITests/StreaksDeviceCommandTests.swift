@@ -3,24 +3,11 @@ import KindredTestSupport
 import Testing
 
 /// `kindred streaks guest|inbox|reminder|link` and `stats --csv`: the device-side commands, no server.
-@Suite struct StreaksDeviceCommandTests {
+@Suite struct StreaksDeviceCommandTests: StreaksProfileSuite {
     let folder: TemporaryDirectory
-    var profile: String { folder.url.appendingPathComponent("phone").path }
 
     init() throws {
         folder = try TemporaryDirectory()
-    }
-
-    func streaks(_ arguments: [String], stdin: String = "") throws -> ChildProcess.Result {
-        try ChildProcess.run(
-            ChildProcess.kindredExecutable.path, ["streaks"] + arguments + ["--profile", profile], input: Array(stdin.utf8),
-            environment: ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("KINDRED_") }.merging(["TZ": "UTC"]) { $1 })
-    }
-
-    func json(_ arguments: [String], stdin: String = "") throws -> [String: Any] {
-        let result = try streaks(arguments + ["--json"], stdin: stdin)
-        #expect(result.status == 0, "\(arguments): \(result.stderr)")
-        return try #require(try JSONSerialization.jsonObject(with: Data(result.text.utf8)) as? [String: Any])
     }
 
     /// A command that must fail with --json: its error code.

@@ -3,24 +3,11 @@ import KindredTestSupport
 import Testing
 
 /// `kindred streaks stats|recap`: analytics and SVG charts from the profile's store.
-@Suite struct StreaksStatsCommandTests {
+@Suite struct StreaksStatsCommandTests: StreaksProfileSuite {
     let folder: TemporaryDirectory
-    var profile: String { folder.url.appendingPathComponent("phone").path }
 
     init() throws {
         folder = try TemporaryDirectory()
-    }
-
-    func streaks(_ arguments: [String], stdin: String = "") throws -> ChildProcess.Result {
-        try ChildProcess.run(
-            ChildProcess.kindredExecutable.path, ["streaks"] + arguments + ["--profile", profile], input: Array(stdin.utf8),
-            environment: ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("KINDRED_") }.merging(["TZ": "UTC"]) { $1 })
-    }
-
-    func json(_ arguments: [String], stdin: String = "") throws -> [String: Any] {
-        let result = try streaks(arguments + ["--json"], stdin: stdin)
-        #expect(result.status == 0, "\(arguments): \(result.stderr)")
-        return try #require(try JSONSerialization.jsonObject(with: Data(result.text.utf8)) as? [String: Any])
     }
 
     /// Wordle 3, 4, X, 2 on 2026-03-07…10 (Saturday to Tuesday) and Connections solved on 03-10.

@@ -61,12 +61,7 @@ struct BillingPurchase: Sendable, Hashable {
 
 extension BillingLedger {
     /// Records a purchase once: a second verification of the same session changes nothing.
-    /// - Returns: whether it was new.
-    @discardableResult
-    static func record(_ purchase: BillingPurchase, on sql: any SQLDatabase) async throws -> Bool {
-        let before = try await sql.select().column("session_id").from("kindred_billing_purchases")
-            .where("session_id", .equal, purchase.sessionID).first()
-        guard before == nil else { return false }
+    static func record(_ purchase: BillingPurchase, on sql: any SQLDatabase) async throws {
         try await sql.insert(into: "kindred_billing_purchases").columns(BillingPurchase.columns)
             .values(
                 SQLBind(purchase.sessionID), SQLBind(purchase.userID), SQLBind(purchase.app.rawValue), SQLBind(purchase.priceID),
@@ -75,7 +70,6 @@ extension BillingLedger {
             )
             .ignoringConflicts(with: ["session_id"])
             .run()
-        return true
     }
 
     /// A user's purchases, newest first.
