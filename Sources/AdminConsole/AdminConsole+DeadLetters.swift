@@ -29,8 +29,7 @@ extension AdminConsole {
         } else {
             throw AdminRefusal.badRequest("give a dead letter's id or all=1")
         }
-        logger.notice("admin re-drive", metadata: ["operator": "\(session.operatorID)", "result": "\(notice)"])
-        try await sessions.setFlash(notice, for: session)
+        try await audited(session, "dead-letters.redrive", target: form["id"] ?? queueName ?? "all", notice: notice)
         return Self.redirect(to: AdminViews.link("/admin/dead-letters", [("queue", queueName)]))
     }
 

@@ -7,7 +7,7 @@ extension AdminConsole {
     /// `GET /admin/login`: the form, with a fresh login CSRF token in a cookie and in the form.
     func loginPage(_ request: Request, context: KindredRequestContext) async throws -> Response {
         if let token = request.cookies[Self.sessionCookie]?.value, try await sessions.resume(token: token) != nil {
-            return Self.redirect(to: "/admin/subscriptions")
+            return Self.redirect(to: "/admin")
         }
         return loginForm(request, context: context, email: "", error: nil, status: .ok)
     }
@@ -66,7 +66,8 @@ extension AdminConsole {
         if !addressExempt { try await reservations.release(key: addressKey) }
         let token = try await sessions.start(operatorID: signedIn.id)
         logger.notice("admin login", metadata: ["operator": "\(signedIn.id)"])
-        var response = Self.redirect(to: "/admin/subscriptions")
+        try await audit.record(operatorID: signedIn.id, email: signedIn.email, action: "login", target: "", detail: "Logged in.")
+        var response = Self.redirect(to: "/admin")
         let lifetime = Int(settings.sessionLifetime.milliseconds / 1000)
         response.setCookie(cookie(Self.sessionCookie, value: token, maxAge: lifetime, request: request, context: context))
         response.setCookie(cookie(Self.loginCookie, value: "", maxAge: 0, request: request, context: context))
@@ -75,7 +76,8 @@ extension AdminConsole {
 
     /// `POST /admin/logout` (CSRF-checked): ends the session and clears the cookie.
     func logOut(_ request: Request, context: KindredRequestContext) async throws -> Response {
-        _ = try await postedForm(request, context: context)
+        let (session, _) = try await postedForm(request, context: context)
+        try await audit.record(operatorID: session.operatorID, email: session.email, action: "logout", target: "", detail: "Logged out.")
         if let token = request.cookies[Self.sessionCookie]?.value { try await sessions.end(token: token) }
         var response = Self.redirect(to: "/admin/login")
         response.setCookie(cookie(Self.sessionCookie, value: "", maxAge: 0, request: request, context: context))

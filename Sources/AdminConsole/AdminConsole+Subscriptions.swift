@@ -73,8 +73,7 @@ extension AdminConsole {
             guard try await directory.refresh(userID: userID) else { throw AdminRefusal.notFound("user \(userID)") }
             notice = "Recomputed."
         }
-        logger.notice("admin \(sync ? "sync" : "refresh")", metadata: ["operator": "\(session.operatorID)", "user": "\(userID)"])
-        try await sessions.setFlash(notice, for: session)
+        try await audited(session, sync ? "subscription.sync" : "subscription.refresh", target: userID, notice: notice)
         return Self.redirect(to: AdminViews.detailLink(userID))
     }
 
@@ -95,12 +94,13 @@ extension AdminConsole {
         let userID = form["user"].map { String($0.prefix(200)) }
         let report = try await subscriptions.backfill(kind, dryRun: dryRun, userID: userID)
         if !dryRun {
-            logger.notice(
-                "admin backfill", metadata: ["operator": "\(session.operatorID)", "kind": "\(kind.rawValue)", "changes": "\(report.changes.count)"]
-            )
-            try await sessions.setFlash(Self.summary(kind, report), for: session)
+            try await audited(session, "backfill.\(kind.rawValue)", target: userID ?? "", notice: Self.summary(kind, report))
             return Self.redirect(to: userID.map(AdminViews.detailLink) ?? "/admin/subscriptions")
         }
+        try await audit.record(
+            operatorID: session.operatorID, email: session.email, action: "backfill.\(kind.rawValue).dry-run",
+            target: userID ?? "", detail: "Dry run: " + Self.summary(kind, report)
+        )
         let view = AdminViews.Backfill(
             title: kind.title + " — dry run", session: Self.view(session), kind: kind.rawValue,
             userID: userID, examined: report.examined, changeCount: report.changes.count,

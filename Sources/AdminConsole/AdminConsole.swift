@@ -27,17 +27,38 @@ struct AdminConsole: Sendable {
     let subscriptions: any AdminSubscriptionDirectory
     let templates: AdminTemplates
     let logger: Logger
+    /// The operators' append-only audit log.
+    let audit: AdminAuditLog
+    /// The account tables' reads (search, sessions, push tokens, overview numbers).
+    let accounts: AdminAccounts
+    /// The accounts domain: revocation and deletion through the owner's own code paths.
+    let accountsController: AccountsController
+    /// Disabling and enabling accounts (as `kindred users disable` does).
+    let administration: AccountAdministration
+    /// The scheduler (jobs page, run now).
+    let jobs: JobScheduler
+    /// Every domain's overview section.
+    let overviews: AdminOverviews
+    /// What the overview says about the server.
+    let health: AdminHealth
 
     /// Adds the console's routes to `router`.
     func register(on router: Router<KindredRequestContext>) {
         let group = router.group("admin").add(middleware: AdminPageMiddleware(console: self))
-        group.get { _, _ in Self.redirect(to: "/admin/subscriptions") }
+        group.get { request, _ in try await overviewPage(request) }
         group.get("admin.css") { _, _ in
             Response(
-                status: .ok, headers: [.contentType: "text/css; charset=utf-8"],
+                status: .ok, headers: [.contentType: "text/css; charset=utf-8", .cacheControl: "max-age=300"],
                 body: .init(byteBuffer: templates.stylesheet)
             )
         }
+        group.get("admin.js") { _, _ in
+            Response(
+                status: .ok, headers: [.contentType: "text/javascript; charset=utf-8", .cacheControl: "max-age=300"],
+                body: .init(byteBuffer: templates.script)
+            )
+        }
+        registerOperations(on: group)
         group.get("login") { request, context in try await loginPage(request, context: context) }
         group.post("login") { request, context in try await logIn(request, context: context) }
         group.post("logout") { request, context in try await logOut(request, context: context) }
@@ -107,6 +128,13 @@ struct AdminConsole: Sendable {
     /// The view of a session for the templates.
     static func view(_ session: AdminSession) -> AdminViews.Session {
         AdminViews.Session(csrfToken: session.csrfToken, email: session.email)
+    }
+
+    /// Records an action in the audit log, then leaves `notice` for the page the action redirects to.
+    func audited(_ session: AdminSession, _ action: String, target: String, notice: String) async throws {
+        try await audit.record(operatorID: session.operatorID, email: session.email, action: action, target: target, detail: notice)
+        logger.notice("admin \(action)", metadata: ["operator": "\(session.operatorID)", "target": "\(target)"])
+        try await sessions.setFlash(notice, for: session)
     }
 
     /// A 303 to `location` (after a form, so a reload does not post again).

@@ -47,7 +47,21 @@ package struct AdminDomain: ServerDomain {
             rateLimiter: server.rateLimiter(),
             queue: server.platform.queue,
             subscriptions: try subscriptions(server.services, environment) ?? UnavailableSubscriptionDirectory(),
-            templates: try await AdminTemplates.load(), logger: environment.logger(for: "admin")
+            templates: try await AdminTemplates.load(), logger: environment.logger(for: "admin"),
+            audit: AdminAuditLog(database: environment.database, clock: environment.clock),
+            accounts: AdminAccounts(
+                database: environment.database, clock: environment.clock,
+                apps: dependencies.apps.apps.keys.map(\.rawValue).sorted(),
+                refreshLifetime: dependencies.auth.refreshTokenLifetime
+            ),
+            accountsController: server.authenticator.accounts,
+            administration: AccountAdministration(database: environment.database, clock: environment.clock),
+            jobs: server.platform.jobs,
+            overviews: server.services.get(AdminOverviews.self) ?? AdminOverviews(sections: []),
+            health: AdminHealth(
+                version: AdminOverviews.serverVersion, database: environment.database.sql.dialect.name,
+                startedAt: environment.clock.now()
+            )
         )
         try await console.register(on: server.router)
     }

@@ -35,7 +35,7 @@ struct AdminPageMiddleware: RouterMiddleware {
         }
         response.headers[.cacheControl] = "no-store"
         response.headers[.contentSecurityPolicy] =
-            "default-src 'none'; style-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+            "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
         response.headers[.xFrameOptions] = "DENY"
         response.headers[.xContentTypeOptions] = "nosniff"
         response.headers[.referrerPolicy] = "no-referrer"

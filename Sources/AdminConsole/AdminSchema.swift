@@ -9,7 +9,7 @@ import SQLKit
 /// them (no `user_id` column).
 enum AdminSchema {
     /// The admin console's migrations, in order.
-    static let migrations: [Migration] = [createAdmin, addFlash]
+    static let migrations: [Migration] = [createAdmin, addFlash, createAudit]
 
     /// Operators and their console sessions.
     static let createAdmin = Migration("0009_admin_console") { sql in
@@ -41,5 +41,22 @@ enum AdminSchema {
     /// page it redirects to shows it once and clears it.
     static let addFlash = Migration("0009b_admin_session_flash") { sql in
         try await sql.alter(table: "kindred_admin_sessions").column("flash", type: .text).run()
+    }
+
+    /// The operators' audit log: one row per console action, appended and never edited (the
+    /// console has no route that updates or deletes a row). The operator's e-mail is copied so
+    /// the log still reads after an operator is renamed or removed.
+    static let createAudit = Migration("0009c_admin_audit") { sql in
+        try await sql.create(table: "kindred_admin_audit")
+            .column("id", type: .text, .primaryKey(autoIncrement: false))
+            .column("operator_id", type: .text, .notNull)
+            .column("operator_email", type: .text, .notNull)
+            .column("action", type: .text, .notNull)
+            .column("target", type: .text, .notNull)
+            .column("detail", type: .text, .notNull)
+            .column("created_at", type: .bigint, .notNull)
+            .run()
+        try await sql.create(index: "kindred_admin_audit_time").on("kindred_admin_audit")
+            .column("created_at").column("id").run()
     }
 }

@@ -27,12 +27,15 @@ struct AdminTemplates: Sendable {
     let library: MustacheLibrary
     /// `admin.css`.
     let stylesheet: ByteBuffer
+    /// `admin.js`: shows `<time>` values in the browser's time zone.
+    let script: ByteBuffer
 
     /// Loads the bundled templates.
     /// - Throws: `LoadError`.
     static func load() async throws -> AdminTemplates {
         guard let folder = Bundle.module.url(forResource: "Templates", withExtension: nil),
-            let css = try? Data(contentsOf: folder.appendingPathComponent("admin.css"))
+            let css = try? Data(contentsOf: folder.appendingPathComponent("admin.css")),
+            let js = try? Data(contentsOf: folder.appendingPathComponent("admin.js"))
         else { throw LoadError.missingResources }
         let library: MustacheLibrary
         do {
@@ -40,11 +43,14 @@ struct AdminTemplates: Sendable {
         } catch {
             throw LoadError.invalidTemplate("\(error)")
         }
-        for name in ["head", "foot", "login", "message", "dead_letters", "subscriptions", "subscription", "backfill"]
+        for name in [
+            "head", "foot", "login", "message", "dead_letters", "subscriptions", "subscription", "backfill", "overview",
+            "users", "user", "jobs", "queues", "audit", "operators", "spark",
+        ]
         where library.getTemplate(named: name) == nil {
             throw LoadError.invalidTemplate("\(name).mustache is missing")
         }
-        return AdminTemplates(library: library, stylesheet: ByteBuffer(bytes: Array(css)))
+        return AdminTemplates(library: library, stylesheet: ByteBuffer(bytes: Array(css)), script: ByteBuffer(bytes: Array(js)))
     }
 
     /// Renders template `name` with `view` as an HTML response.

@@ -38,6 +38,7 @@ enum AdminViews {
     /// `dead_letters.mustache`.
     struct DeadLetters {
         var title = "Dead letters"
+        var nav = Nav(deadLetters: true)
         var session: Session
         var notice: String?
         var queue: String
@@ -66,6 +67,7 @@ enum AdminViews {
     /// `subscriptions.mustache`.
     struct Subscriptions {
         var title = "Subscriptions"
+        var nav = Nav(subscriptions: true)
         var session: Session
         var notice: String? = nil
         var q: String
@@ -88,6 +90,7 @@ enum AdminViews {
     /// `subscription.mustache`.
     struct Detail {
         var title: String
+        var nav = Nav(subscriptions: true)
         var session: Session
         var notice: String?
         var userID, computedStatus, computedExpiration, trialEnd: String
@@ -107,6 +110,7 @@ enum AdminViews {
     /// `backfill.mustache`: a dry run's report (an apply redirects instead).
     struct Backfill {
         var title: String
+        var nav = Nav(subscriptions: true)
         var session: Session
         var notice: String? = nil
         var kind: String

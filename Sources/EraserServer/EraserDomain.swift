@@ -16,6 +16,8 @@ package struct EraserDomain: ServerDomain {
 
     /// `exeraser` (the app's id).
     package var name: String { "exeraser" }
+    /// Its headline numbers on the console overview.
+    package func adminOverview(environment: DomainEnvironment) -> AdminOverviewSection? { EraserAdminOverview.section(environment) }
     /// Ex-Eraser's migrations.
     package var migrations: [Migration] { EraserSchema.migrations }
     /// None: the analytics table has no user column (`EraserSchema`), and nothing else is kept.

@@ -16,6 +16,8 @@ package struct SoulMateDomain: ServerDomain {
 
     /// `soulmate`.
     package var name: String { "soulmate" }
+    /// Its headline numbers on the console overview.
+    package func adminOverview(environment: DomainEnvironment) -> AdminOverviewSection? { SoulMateAdminOverview.section(environment) }
     /// SoulMate's migrations.
     package var migrations: [Migration] { SoulMateSchema.migrations }
     /// SoulMate's tables with a user column.

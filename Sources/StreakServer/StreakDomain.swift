@@ -16,6 +16,8 @@ package struct StreakDomain: ServerDomain {
 
     /// `streaksync` (the app's id).
     package var name: String { "streaksync" }
+    /// Its headline numbers on the console overview.
+    package func adminOverview(environment: DomainEnvironment) -> AdminOverviewSection? { StreakAdminOverview.section(environment) }
     /// StreakSync's migrations.
     package var migrations: [Migration] { StreakSchema.migrations }
     /// StreakSync's tables with a user column.

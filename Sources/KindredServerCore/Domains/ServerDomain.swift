@@ -31,6 +31,8 @@ package protocol ServerDomain: Sendable {
     /// Registers the domain's routes, queue handlers and services on the server being built.
     /// - Throws: when the domain cannot start (a catalog that does not load, …).
     func install(on server: DomainServer) async throws
+    /// The domain's headline numbers on the operators' console overview; nil: none.
+    func adminOverview(environment: DomainEnvironment) -> AdminOverviewSection?
 }
 
 extension ServerDomain {
@@ -46,6 +48,8 @@ extension ServerDomain {
     package func channelAuthorizers(environment: DomainEnvironment) -> [String: any ChannelAuthorizing] { [:] }
     /// Nothing to install.
     package func install(on server: DomainServer) async throws {}
+    /// No overview numbers.
+    package func adminOverview(environment: DomainEnvironment) -> AdminOverviewSection? { nil }
     /// The domain's migrations as the migrator's domain.
     package var migrationDomain: MigrationDomain { MigrationDomain(name, migrations) }
 }

@@ -136,6 +136,7 @@ package func buildServerParts(_ dependencies: Dependencies, domains: [any Server
         userData: .server(domains: domains)
     )
     let services = DomainServices()
+    services.provide(AdminOverviews(sections: domains.compactMap { $0.adminOverview(environment: environment) }))
     let transport = KindredTransport(router: router, direct: DirectRoutes())
     let server = DomainServer(
         environment: environment, dependencies: dependencies, router: router, transport: transport,

@@ -14,10 +14,14 @@ import Testing
 @Suite struct AdminAuthenticationTests {
     @Test func anonymousVisitorsAreSentToTheLoginPage() async throws {
         try await AdminTestApp.run { _, client in
-            for path in ["/admin", "/admin/subscriptions", "/admin/subscriptions/user-1", "/admin/dead-letters"] {
+            let pages = [
+                "/admin", "/admin/subscriptions", "/admin/subscriptions/user-1", "/admin/dead-letters", "/admin/users",
+                "/admin/users/user-1", "/admin/jobs", "/admin/queues", "/admin/audit", "/admin/operators",
+            ]
+            for path in pages {
                 let response = try await client.adminGet(path)
                 #expect(response.status == .seeOther, "\(path)")
-                #expect(response.headers[.location] == (path == "/admin" ? "/admin/subscriptions" : "/admin/login"), "\(path)")
+                #expect(response.headers[.location] == "/admin/login", "\(path)")
             }
             let login = try await client.adminGet("/admin/login")
             #expect(login.status == .ok)
@@ -44,7 +48,7 @@ import Testing
         try await AdminTestApp.run { _, client in
             let response = try await client.adminLogInResponse()
             #expect(response.status == .seeOther)
-            #expect(response.headers[.location] == "/admin/subscriptions")
+            #expect(response.headers[.location] == "/admin")
             let header = try #require(response.setCookie(AdminTestCookies.session))
             #expect(header.contains("; HttpOnly") && header.contains("; SameSite=Strict") && header.contains("; Path=/admin"))
             #expect(header.contains("; Max-Age=43200"))

@@ -88,7 +88,7 @@ import Testing
             #expect(synced.headers[.location] == "/admin/subscriptions/user-1")
             let afterSync = try await client.adminGet("/admin/subscriptions/user-1", cookie: browser.cookie)
             #expect(String(buffer: afterSync.body).contains(
-                #"<p class="notice" id="notice">Synced: 2 plan entries appended; could not read revenuecat.</p>"#
+                #"<p class="notice" role="status" id="notice">Synced: 2 plan entries appended; could not read revenuecat.</p>"#
             ))
             let reloaded = try await client.adminGet("/admin/subscriptions/user-1", cookie: browser.cookie)
             #expect(reloaded.status == .ok)
@@ -99,7 +99,7 @@ import Testing
             #expect(refreshed.status == .seeOther)
             #expect(refreshed.headers[.location] == "/admin/subscriptions/user-1")
             let afterRefresh = try await client.adminGet("/admin/subscriptions/user-1", cookie: browser.cookie)
-            #expect(String(buffer: afterRefresh.body).contains(#"<p class="notice" id="notice">Recomputed.</p>"#))
+            #expect(String(buffer: afterRefresh.body).contains(#"<p class="notice" role="status" id="notice">Recomputed.</p>"#))
             #expect(app.directory?.calls.withLock { $0.filter { !$0.hasPrefix("search") } } == ["sync(user-1)", "refresh(user-1)"])
 
             // The seed's Stripe-only trigger: the form's provider choice reaches the directory.
@@ -140,7 +140,7 @@ import Testing
             #expect(apply.headers[.location] == "/admin/subscriptions")
             let written = try await client.adminGet("/admin/subscriptions", cookie: browser.cookie)
             #expect(String(buffer: written.body).contains(
-                #"<p class="notice" id="notice">Backfill user fields: wrote 1 changes (examined 2; 0 failures). "#
+                #"<p class="notice" role="status" id="notice">Backfill user fields: wrote 1 changes (examined 2; 0 failures). "#
                     + #"user-2: username: nil → &quot;tester33&quot;.</p>"#
             ))
             let reloaded = try await client.adminGet("/admin/subscriptions", cookie: browser.cookie)

@@ -18,6 +18,15 @@ import Testing
         .appendingPathComponent("admin_console_browser.py").path
     static let webhookAuthorization = "Bearer admin-browser-test"
 
+    /// Where the screenshots are kept after the run (each page at 1280 and 390 pixels wide):
+    /// `$KINDRED_TEST_ARTIFACTS/admin-console`, else `kindred-test-artifacts/admin-console` in
+    /// the system's temporary folder.
+    static var screenshotFolder: URL {
+        let root = ProcessInfo.processInfo.environment["KINDRED_TEST_ARTIFACTS"].map { URL(fileURLWithPath: $0) }
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent("kindred-test-artifacts")
+        return root.appendingPathComponent("admin-console")
+    }
+
     /// Why the browser test cannot run here, or nil when chromium, chromedriver and Selenium are present.
     static var missingBrowser: String? {
         for path in ["/usr/bin/chromium", "/usr/bin/chromedriver"] where !FileManager.default.isExecutableFile(atPath: path) {
@@ -55,9 +64,11 @@ import Testing
             databaseURL: databaseURL, environment: ["KINDRED_REVENUECAT_WEBHOOK_AUTH": Self.webhookAuthorization]
         )
         let userID = try await Self.seedPulseSubscriber(port: server.port)
+        let screenshots = Self.screenshotFolder
+        try? FileManager.default.removeItem(at: screenshots)
         let run = try ChildProcess.run(
             "/usr/bin/env",
-            ["python3", Self.script, server.url.absoluteString, "ops@example.com", "-", "browser-tester", userID],
+            ["python3", Self.script, server.url.absoluteString, "ops@example.com", "-", "browser-tester", userID, screenshots.path],
             environment: ProcessInfo.processInfo.environment.merging(["ADMIN_PASSWORD": "operator passphrase"]) { $1 }
         )
         let stopped = await server.stop()
@@ -66,6 +77,14 @@ import Testing
         #expect(run.text.contains("ok: the form without its CSRF token is refused"))
         #expect(run.text.contains("ok: a reload shows the detail page without syncing again"))
         #expect(run.text.contains("ok: a reload shows the table without applying again"))
+        #expect(run.text.contains("ok: the audit log lists job.run"))
+        for page in ["overview", "users", "user", "jobs", "queues", "operators", "audit"] {
+            for width in [1280, 390] {
+                let file = screenshots.appendingPathComponent("\(page)-\(width).png")
+                let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0
+                #expect(size > 1000, "\(file.path)")
+            }
+        }
         #expect(stopped.status == 0)
         #expect(!stopped.stderr.contains("unhandled error"), "\(stopped.stderr)")
     }

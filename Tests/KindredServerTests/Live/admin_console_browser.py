@@ -7,9 +7,13 @@ chromium-driver, headless, through Selenium), as an operator would:
   the same with "Stripe only" chosen ->
   run the user-fields backfill's dry run through its CSRF-protected form -> check the report ->
   apply it (redirected to the table; a reload does not apply it again) -> post a form whose CSRF
-  field was removed and check that the server refuses it (403).
+  field was removed and check that the server refuses it (403) ->
+  walk the overview, users (search, a user's page, revoke every session), jobs (run one now),
+  queues, audit log and operators (add one) pages, saving a screenshot of each at 1280 and 390
+  pixels wide into SCREENSHOTS (or $ADMIN_SCREENSHOTS), and checking that no page is wider than
+  the window and that dates were rewritten in the browser's time zone.
 
-Usage: admin_console_browser.py BASE_URL EMAIL PASSWORD SEARCH USER_ID
+Usage: admin_console_browser.py BASE_URL EMAIL PASSWORD SEARCH USER_ID [SCREENSHOTS]
 (PASSWORD may be "-" to read it from ADMIN_PASSWORD). Prints one "ok: ..." line per step and
 exits 0; any failed check prints "FAIL: ..." and exits 1.
 """
@@ -22,6 +26,7 @@ from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
 from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 
@@ -99,6 +104,86 @@ def reload(driver):
     wait_until_replaced(driver, page, "the reload")
 
 
+def screenshots(driver, folder, name):
+    """Saves the page at 1280 and 390 pixels wide (`<name>-1280.png`, `<name>-390.png`) and
+    checks that at each width the page fits the window (tables scroll inside their frame)."""
+    for width in (1280, 390):
+        driver.set_window_size(width, 900)
+        WebDriverWait(driver, 5).until(
+            lambda d: d.execute_script("return window.innerWidth") <= width)
+        overflow = driver.execute_script(
+            "return document.documentElement.scrollWidth - document.documentElement.clientWidth")
+        check(overflow <= 1, "%s fits %d px without sideways scrolling (overflow %s px)" % (name, width, overflow))
+        path = os.path.join(folder, "%s-%d.png" % (name, width))
+        check(driver.save_screenshot(path) and os.path.getsize(path) > 0, "saved %s" % path)
+    driver.set_window_size(1400, 1000)
+
+
+def walk_operations_pages(driver, base, user_id):
+    """The pages of issue 28, walked as an operator would, with screenshots of each."""
+    folder = sys.argv[6] if len(sys.argv) > 6 else os.environ.get("ADMIN_SCREENSHOTS", "admin-screenshots")
+    os.makedirs(folder, exist_ok=True)
+
+    driver.get(base + "/admin")
+    check(driver.find_element(By.CSS_SELECTOR, "nav.sections a[aria-current=page]").text == "Overview",
+          "the overview is the current section")
+    pulse = driver.find_element(By.CSS_SELECTOR, "article[data-app=pulse]")
+    check("Accounts 1" in pulse.text.replace("\n", " "), "the overview counts Pulse's one account")
+    check(len(driver.find_elements(By.CSS_SELECTOR, "#apps svg.spark polyline")) >= 5,
+          "each app's new-accounts number has its 30-day chart")
+    check("Subscriptions" in driver.find_element(By.ID, "domains").text, "billing's numbers come through the core")
+    started = driver.find_element(By.CSS_SELECTOR, "#uptime time")
+    check((started.get_attribute("title") or "").endswith("(UTC)") and started.text != started.get_attribute("datetime"),
+          "dates are shown in the browser's time zone (admin.js ran under the CSP)")
+    screenshots(driver, folder, "overview")
+
+    driver.get(base + "/admin/users")
+    check("Search by id, e-mail or name" in driver.find_element(By.ID, "count").text, "the users page says what to do first")
+    driver.find_element(By.ID, "q").send_keys("browser-tester@example.com")
+    navigate(driver, driver.find_element(By.ID, "search"))
+    rows = driver.find_elements(By.CSS_SELECTOR, "#users tbody tr")
+    check(len(rows) == 1 and user_id in rows[0].text, "the user search finds the user by e-mail")
+    screenshots(driver, folder, "users")
+    navigate(driver, rows[0].find_element(By.TAG_NAME, "a"))
+    check(driver.find_element(By.ID, "user-id").text == user_id, "the user's page is theirs")
+    check(driver.find_element(By.ID, "providers").text == "password", "the user's page lists their sign-in method")
+    screenshots(driver, folder, "user")
+    navigate(driver, driver.find_element(By.ID, "revoke-all"))
+    check(driver.find_element(By.ID, "notice").text.startswith("Revoked "), "revoking every session says how many")
+    check(driver.find_element(By.ID, "live-sessions").text == "0", "no live session is left")
+
+    driver.get(base + "/admin/jobs")
+    row = driver.find_element(By.CSS_SELECTOR, "tr[data-job='admin.purge-sessions']")
+    navigate(driver, row.find_element(By.CSS_SELECTOR, "button.run"))
+    check(driver.current_url == base + "/admin/jobs", "after running a job the browser is on the jobs page (a GET)")
+    check(driver.find_element(By.ID, "notice").text.startswith("Ran admin.purge-sessions: ok"), "the job ran now")
+    screenshots(driver, folder, "jobs")
+
+    driver.get(base + "/admin/queues")
+    check(len(driver.find_elements(By.CSS_SELECTOR, "#queues tbody tr")) >= 1, "the queues page has a row or says all is empty")
+    screenshots(driver, folder, "queues")
+
+    driver.get(base + "/admin/operators")
+    driver.find_element(By.ID, "operator-email").send_keys("second@example.com")
+    driver.find_element(By.ID, "operator-password").send_keys("another passphrase")
+    navigate(driver, driver.find_element(By.ID, "create-operator"))
+    check(len(driver.find_elements(By.CSS_SELECTOR, "tr[data-operator='second@example.com']")) == 1,
+          "an operator was added from the console")
+    screenshots(driver, folder, "operators")
+
+    driver.get(base + "/admin/audit")
+    audit = driver.find_element(By.ID, "audit").text
+    for action in ("operator.create", "job.run", "user.revoke-all", "backfill.user-fields", "subscription.sync", "login"):
+        check(action in audit, "the audit log lists %s" % action)
+    screenshots(driver, folder, "audit")
+
+    # Keyboard: the first Tab reaches the skip link, which is then visible.
+    driver.get(base + "/admin")
+    driver.find_element(By.TAG_NAME, "body").send_keys(Keys.TAB)
+    focused = driver.switch_to.active_element
+    check(focused.get_attribute("class") == "skip", "the first Tab focuses the skip link")
+
+
 def main():
     base, email, password, search, user_id = sys.argv[1:6]
     if password == "-":
@@ -118,13 +203,14 @@ def main():
         driver.find_element(By.ID, "email").send_keys(email)
         driver.find_element(By.ID, "password").send_keys(password)
         navigate(driver, driver.find_element(By.ID, "login"))
-        check(at(driver, base + "/admin/subscriptions"), "logged in, on the subscriptions page")
+        check(at(driver, base + "/admin"), "logged in, on the overview")
         check(email in driver.find_element(By.CLASS_NAME, "who").text, "the header names the operator")
         session = driver.get_cookie("kindred_admin_session")
         check(session is not None and session["httpOnly"] and session.get("sameSite") == "Strict"
               and session["path"] == "/admin", "the session cookie is HttpOnly, SameSite=Strict, Path=/admin")
 
         # Search.
+        driver.get(base + "/admin/subscriptions")
         driver.find_element(By.ID, "q").send_keys(search)
         navigate(driver, driver.find_element(By.ID, "search"))
         rows = driver.find_elements(By.CSS_SELECTOR, "#subscriptions tbody tr")
@@ -189,6 +275,8 @@ def main():
         error = driver.find_element(By.ID, "error").text
         check("security token is missing or wrong" in error, "the form without its CSRF token is refused")
         check(driver.title.startswith("Forbidden"), "the refusal page is titled Forbidden")
+
+        walk_operations_pages(driver, base, user_id)
 
         # Logging out ends the session.
         driver.get(base + "/admin/subscriptions")
