@@ -6,7 +6,12 @@ import StreakKit
 // chat around them) goes through `GameCatalog.parse`, and the same texts through a plain line split
 // (`split(separator: "\n")`) in the same run; the figure is parse texts/s ÷ split texts/s.
 // Usage: kindred-streak-bench [--texts N] [--rounds R] [--json]   (default 200000 texts, 5 rounds)
+// `--leaderboard SERVER_URL …` runs the leaderboard read benchmark (LeaderboardBench.swift; scripts/bench-streak-board).
 // `--analytics` first runs the analytics benchmark instead (AnalyticsBench.swift; scripts/bench-streak-analytics).
+
+if CommandLine.arguments.dropFirst().first == "--leaderboard" {
+    await LeaderboardBench.run(Array(CommandLine.arguments.dropFirst(2)))
+}
 
 if CommandLine.arguments.dropFirst().first == "--analytics" {
     AnalyticsBench.run(Array(CommandLine.arguments.dropFirst(2)))

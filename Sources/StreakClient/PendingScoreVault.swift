@@ -67,6 +67,12 @@ public struct PendingScoreVault: Sendable {
         if rest.count != kept.count { try save(rest) }
     }
 
+    /// Forgets every kept score (sign-out: they were staged for the account that leaves).
+    /// - Throws: `.secureStore` when the store cannot be written.
+    public func removeAll() throws(StreakClientError) {
+        try save([])
+    }
+
     /// Publishes every kept score, oldest first, with `publish`; each one it publishes or that is
     /// refused for good is removed at once. The first failure stops the pass: that score and the
     /// ones after it stay kept, and the failure is thrown.

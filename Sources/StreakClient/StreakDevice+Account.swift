@@ -35,13 +35,17 @@ extension StreakDevice {
         try local { () throws(StreakStoreError) in try store.requeueEverything(now: now()) }
     }
 
-    /// Signs out: the session ends; the results stay on the device.
+    /// Signs out: the session ends and the scores staged for this account leave the secure store
+    /// (the next account to sign in stages its own from the results); the results stay on the device.
+    /// - Throws: `.client` when the server cannot be reached (the session and staged scores stay);
+    ///   `.secureStore`.
     public func logOut() async throws(StreakClientError) {
         do {
             try await session.logOut()
         } catch {
             throw .client(error)
         }
+        try pendingScores.removeAll()
     }
 
     /// The caller's StreakSync profile.

@@ -38,13 +38,18 @@ extension KindredSession {
     ///   - channel: e.g. `user:<id>`.
     ///   - after: the last sequence number already seen (nil: only new events).
     ///   - reconnect: the backoff between attempts.
+    ///   - startWithGap: when `after` is nil, yield `.gap(from: 0, to: seq)` as soon as the server
+    ///     has confirmed the subscription at `seq`: a state read then sees everything before
+    ///     the events that follow (a live view that reads, then follows, misses nothing).
     /// - Returns: the messages.
     public nonisolated func subscribe(
-        channel: String, after: Int64? = nil, reconnect: RealtimeReconnectPolicy = RealtimeReconnectPolicy()
+        channel: String, after: Int64? = nil, reconnect: RealtimeReconnectPolicy = RealtimeReconnectPolicy(),
+        startWithGap: Bool = false
     ) -> AsyncThrowingStream<RealtimeMessage, any Error> {
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: RealtimeMessage.self)
         let runner = RealtimeSubscriptionRunner(
-            session: self, channel: channel, cursor: RealtimeCursor(after), policy: reconnect, output: continuation
+            session: self, channel: channel, cursor: RealtimeCursor(after), policy: reconnect, output: continuation,
+            startWithGap: startWithGap && after == nil
         )
         let task = Task { await runner.run() }
         continuation.onTermination = { _ in task.cancel() }
@@ -79,10 +84,14 @@ actor RealtimeCursor {
     private var head: Int64 = 0
 
     /// Starts from the server's sequence number when the caller gave none.
-    func start(at seq: Int64) {
+    /// - Returns: whether this was the first start of a cursor without a position.
+    @discardableResult
+    func start(at seq: Int64) -> Bool {
         connected = true
         head = seq
-        if last == nil { last = seq }
+        guard last == nil else { return false }
+        last = seq
+        return true
     }
 
     /// The cursor was beyond the server's numbering: continue from the server's.

@@ -10,6 +10,8 @@ struct RealtimeSubscriptionRunner: Sendable {
     let cursor: RealtimeCursor
     let policy: RealtimeReconnectPolicy
     let output: AsyncThrowingStream<RealtimeMessage, any Error>.Continuation
+    /// Yield `.gap(0…seq)` once the first subscription is confirmed (`subscribe(startWithGap:)`).
+    var startWithGap = false
 
     /// Why a connection ended for good.
     private struct Final: Error {
@@ -80,6 +82,7 @@ struct RealtimeSubscriptionRunner: Sendable {
         let channel = channel
         let cursor = cursor
         let output = output
+        let startWithGap = startWithGap
         try await WebSocketClient.connect(
             url: session.realtimeURL, configuration: .init(maxFrameSize: 1 << 20, additionalHeaders: headers), logger: logger
         ) { inbound, outbound, _ in
@@ -93,7 +96,7 @@ struct RealtimeSubscriptionRunner: Sendable {
                 case .ping:
                     try await outbound.write(.text(#"{"op":"pong"}"#))
                 case .subscribed(let seq):
-                    await cursor.start(at: seq)
+                    if await cursor.start(at: seq), startWithGap { output.yield(.gap(channel: channel, from: 0, to: seq)) }
                 case .event(let event):
                     if case .event(_, let seq, _, _) = event, await cursor.advance(to: seq) { output.yield(event) }
                 case .gap(let gap):

@@ -126,14 +126,30 @@ struct StreaksRemoveCommand: AsyncParsableCommand {
     }
 }
 
-/// `kindred streaks board GAME [--day YYYY-MM-DD]`.
+/// `kindred streaks board GAME [--day YYYY-MM-DD] [--watch [--count N]]`.
 struct StreaksBoardCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "board", abstract: "A game's leaderboard for a day among you and your friends (sync first to publish your score).")
+        commandName: "board",
+        abstract: "A game's leaderboard for a day among you and your friends (sync first to publish your score).",
+        discussion: """
+            With --watch the board is printed now and again each time it changes (a friend publishes a \
+            score of that game and day, a friendship starts or ends), over the account's realtime \
+            channel, until interrupted or --count boards were printed; with --json one document per line.
+            """
+    )
 
     @OptionGroup var options: StreaksOptions
     @Argument(help: "The game's id (see `kindred streaks games`).") var game: String
     @Option(help: "The day, YYYY-MM-DD (default: today in the profile's time zone).") var day: String?
+    @Flag(help: "Keep printing the board each time it changes.") var watch = false
+    @Option(help: "With --watch: stop after this many boards (the first is the board now).") var count: Int?
+
+    func validate() throws {
+        if let count {
+            guard watch else { throw ValidationError("--count needs --watch") }
+            guard count >= 1 else { throw ValidationError("--count must be at least 1") }
+        }
+    }
 
     func run() async throws {
         let catalog = GameCatalog()
@@ -148,22 +164,35 @@ struct StreaksBoardCommand: AsyncParsableCommand {
         let (device, _) = try options.device()
         try await options.run {
             let date = try chosen ?? LocalDay(Date(), in: options.timeZone(device.store))
-            let board = try await device.leaderboard(game: GameID(rawValue: game), day: date)
-            var lines = board.entries.map {
-                "\($0.rank). \($0.user.displayName ?? $0.user.id): \($0.completed ? String($0.score) : "X") 🔥\($0.currentStreak)"
+            guard watch else {
+                print(try await device.leaderboard(game: GameID(rawValue: game), day: date), date: date)
+                return
             }
-            lines += board.notPlayed.map { "—  \($0.displayName ?? $0.id): not played" }
-            options.output(lines.isEmpty ? "nobody has played \(game) on \(date)" : lines.joined(separator: "\n"), json: [
-                "gameId": board.gameId, "localDate": board.localDate, "lowerIsBetter": board.lowerIsBetter,
-                "entries": board.entries.map {
-                    [
-                        "rank": $0.rank, "user": StreaksSocialFormat.object($0.user), "score": $0.score, "max": $0.max,
-                        "completed": $0.completed, "currentStreak": $0.currentStreak, "publishedAt": iso($0.publishedAt),
-                    ] as [String: Any]
-                },
-                "notPlayed": board.notPlayed.map(StreaksSocialFormat.object),
-            ])
+            var printed = 0
+            for try await board in device.leaderboardUpdates(game: GameID(rawValue: game), day: date) {
+                if printed > 0, !options.json { StandardIO.writeLine("") }
+                print(board, date: date)
+                printed += 1
+                if let count, printed >= count { break }
+            }
         }
+    }
+
+    private func print(_ board: StreakDevice.Leaderboard, date: LocalDay) {
+        var lines = board.entries.map {
+            "\($0.rank). \($0.user.displayName ?? $0.user.id): \($0.completed ? String($0.score) : "X") 🔥\($0.currentStreak)"
+        }
+        lines += board.notPlayed.map { "—  \($0.displayName ?? $0.id): not played" }
+        options.output(lines.isEmpty ? "nobody has played \(game) on \(date)" : lines.joined(separator: "\n"), json: [
+            "gameId": board.gameId, "localDate": board.localDate, "lowerIsBetter": board.lowerIsBetter,
+            "entries": board.entries.map {
+                [
+                    "rank": $0.rank, "user": StreaksSocialFormat.object($0.user), "score": $0.score, "max": $0.max,
+                    "completed": $0.completed, "currentStreak": $0.currentStreak, "publishedAt": iso($0.publishedAt),
+                ] as [String: Any]
+            },
+            "notPlayed": board.notPlayed.map(StreaksSocialFormat.object),
+        ])
     }
 }
 

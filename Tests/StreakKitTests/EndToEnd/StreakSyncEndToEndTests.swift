@@ -121,6 +121,21 @@ import Testing
         #expect((connections["entries"] as? [[String: Any]])?.compactMap { $0["score"] as? Int } == [5])
         #expect((connections["notPlayed"] as? [[String: Any]])?.compactMap { $0["displayName"] as? String } == ["Ana"])
 
+        // Ana watches the Wordle board live; Ben improves his day's best on another puzzle, and
+        // her watch prints the new board without being asked (the first board: when she subscribed).
+        let watcher = try StreakWatcher(ana, ["board", "wordle", "--watch", "--count", "2"])
+        let first = try await watcher.objects(count: 1)
+        #expect((first.first?["entries"] as? [[String: Any]])?.compactMap { $0["score"] as? Int } == [2, 3])
+        #expect(try ben.json(["add", Self.wordle(1_501, guesses: 1)])["inserted"] as? Bool == true)
+        #expect(try ben.json(["sync"])["publishedScores"] as? Int == 1)
+        let boards = try await watcher.objects(count: 2)
+        #expect(boards.count == 2)
+        let live = try #require(boards.last?["entries"] as? [[String: Any]])
+        #expect(live.compactMap { $0["score"] as? Int } == [1, 3])
+        #expect(live.compactMap { ($0["user"] as? [String: Any])?["displayName"] as? String } == ["Ben", "Ana"])
+        #expect(try await watcher.exitStatus() == 0)
+        #expect(try ana.failure(["board", "wordle", "--count", "2"]) == "usage")
+
         // Ana's second device pulls her history.
         let tablet = phone("ana-tablet", server, in: subfolder, email: ana.email)
         try tablet.json(["login", "--email", ana.email], password: ana.password)
@@ -135,5 +150,17 @@ import Testing
         let alone = try #require(try ben.json(["board", "wordle"])["entries"] as? [[String: Any]])
         #expect(alone.compactMap { ($0["user"] as? [String: Any])?["displayName"] as? String } == ["Ben"])
         #expect((try ben.json(["friends"])["friends"] as? [Any])?.isEmpty == true)
+
+        // Signing out forgets the score staged for the account (a failed sync staged it); the
+        // result itself stays on the device.
+        #expect(try ana.json(["add", Self.wordle(1_502, guesses: 4)])["inserted"] as? Bool == true)
+        #expect(await server.stop().status == 0)
+        #expect(try ana.failure(["sync"]) == "network")
+        #expect(try PendingScoreVault(secureStore: anaSecrets).scores().count == 1)
+        try await server.start()
+        try ana.json(["logout"])
+        let afterLogout = FileSecureStore(profileDirectory: URL(fileURLWithPath: ana.profile), keySource: .keyFile)
+        #expect(try afterLogout.read(PendingScoreVault.item) == nil)
+        #expect((try ana.json(["list"])["results"] as? [Any])?.count == 2)
     }
 }
