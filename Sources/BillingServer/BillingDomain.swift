@@ -60,6 +60,8 @@ package struct BillingDomain: ServerDomain {
 
     /// `billing`.
     package var name: String { "billing" }
+    /// Its headline numbers on the console overview.
+    package func adminOverview(environment: DomainEnvironment) -> AdminOverviewSection? { BillingAdminOverview.section(environment) }
     /// Billing's migrations.
     package var migrations: [Migration] { BillingSchema.migrations }
     /// Billing's tables with a user column.
@@ -74,6 +76,15 @@ package struct BillingDomain: ServerDomain {
     /// subscription routes and the administration API.
     package func install(on server: DomainServer) async throws {
         let parts = try BillingParts.make(server, settings: settings)
+        if settings.revenueCatWebhookAuthorization != nil, settings.revenueCatSigningKey == nil {
+            server.environment.logger(for: "billing").warning(
+                """
+                RevenueCat webhooks are authenticated by the Authorization header ALONE: anyone who \
+                learns it can forge events. Set KINDRED_REVENUECAT_SIGNING_KEY to require RevenueCat's \
+                Ed25519 signature (docs/billing.md, "Webhooks").
+                """
+            )
+        }
         parts.webhooks.register(on: server.router)
         server.services.provide(parts.controller as any SubscriptionService, as: (any SubscriptionService).self)
         server.services.provide(parts.administration)

@@ -24,6 +24,10 @@ extension KindredError {
     static func invalidWebhookSignature(_ why: String) -> KindredError {
         refused(status: 401, code: "invalid_webhook_signature", message: why)
     }
+    /// 422 `stale_event`: an authentic webhook event older (or further ahead) than the server accepts.
+    static func staleEvent(_ why: String) -> KindredError {
+        refused(status: 422, code: "stale_event", message: why)
+    }
     /// 400 `malformed_event`: the webhook body is not the provider's event.
     static func malformedEvent(_ why: String) -> KindredError {
         refused(status: 400, code: "malformed_event", message: why)

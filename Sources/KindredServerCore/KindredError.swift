@@ -97,6 +97,7 @@ public enum KindredError: Error, Sendable, Equatable {
     public var headers: HTTPFields {
         switch self {
         case .rateLimited(let seconds): [.retryAfter: String(seconds)]
+        case .refused(503, "unavailable", _): [.retryAfter: String(Self.unavailableRetryAfterSeconds)]
         case .refused(401, let code, _):
             // RFC 6750 §3: a refused bearer token is answered with a challenge.
             [.wwwAuthenticate: code == "missing_token" ? #"Bearer realm="kindred""#
@@ -104,6 +105,17 @@ public enum KindredError: Error, Sendable, Equatable {
         default: [:]
         }
     }
+}
+
+extension KindredError {
+    /// The seconds `unavailable` tells a client to wait.
+    package static let unavailableRetryAfterSeconds = 5
+
+    /// 503 `unavailable` with `Retry-After`: the database cannot be reached right now (an
+    /// outage, not a bug); the request changed nothing the client must know about and may be retried.
+    public static let unavailable = KindredError.refused(
+        status: 503, code: "unavailable", message: "the service is briefly unavailable; retry shortly"
+    )
 }
 
 extension KindredError {

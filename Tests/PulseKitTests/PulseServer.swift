@@ -22,6 +22,9 @@ struct PulseServer: Sendable {
                 "KINDRED_REVENUECAT_PROJECTS": "proj1=pulse",
                 "KINDRED_REVENUECAT_API_KEY": "sk_rc_pulse_test",
                 "KINDRED_REVENUECAT_WEBHOOK_AUTH": hookAuthorization,
+                // The tests post events dated days back (a subscription that ended two days ago)
+                // to set up history; the replay bound has its own test (RevenueCatWebhookAuthTests).
+                "KINDRED_REVENUECAT_MAX_EVENT_AGE_SECONDS": "0",
             ])
             do {
                 try await body(PulseServer(server: server, fake: fake))

@@ -60,6 +60,16 @@ struct BillingWebhooks: Sendable {
         } catch {
             throw KindredError.malformedEvent("the body is not a RevenueCat webhook event")
         }
+        let maxAge = settings.revenueCatMaxEventAge
+        if maxAge > .zero {
+            let nowMS = clock.now().millisecondsSince1970
+            let limit = maxAge.components.seconds * 1_000
+            if abs(nowMS - event.eventTimestampMs) > limit {
+                context.logger.warning("RevenueCat event \(event.id) refused: its time is \((nowMS - event.eventTimestampMs) / 1_000) s from now")
+                throw KindredError.staleEvent(
+                    "event_timestamp_ms is more than \(maxAge.components.seconds) s from the server's time; reconcile with `kindred billing sync`")
+            }
+        }
         return try await accept(provider: .revenuecat, eventID: event.id, type: event.type, body: body)
     }
 

@@ -44,6 +44,11 @@ public struct BillingSettings: Sendable {
     /// `KINDRED_REVENUECAT_SIGNING_KEY` (optional): a Base64 SPKI Ed25519 public key; when set,
     /// `X-RevenueCat-Signature` (Base64 Ed25519 over the raw body) is required too.
     public var revenueCatSigningKey: String?
+    /// `billing.revenuecat.maxEventAgeSeconds`: a RevenueCat event whose `event_timestamp_ms` is
+    /// older than this (or this far in the future) is refused, 422 `stale_event`, so a captured
+    /// request cannot be replayed after its inbox row is pruned. RevenueCat retries for about
+    /// 2.6 hours; the default, one day, leaves room. 0 turns the check off.
+    public var revenueCatMaxEventAge: Duration = .seconds(86_400)
     /// `KINDRED_REVENUECAT_API_KEY`: the default secret key for API v2.
     public var revenueCatAPIKey: String?
     /// RevenueCat's API (https://api.revenuecat.com).

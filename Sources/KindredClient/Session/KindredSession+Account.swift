@@ -57,8 +57,10 @@ extension KindredSession {
 
     /// Adds Sign in with Apple to the account.
     /// - Throws: `KindredClientError` (`credential_in_use`, `invalid_identity_token`).
-    public func linkApple(idToken: String, firstName: String? = nil, lastName: String? = nil) async throws(KindredClientError) -> Components.Schemas.User {
-        let body = Components.Schemas.IdentityTokenSignIn(idToken: idToken, firstName: firstName, lastName: lastName)
+    public func linkApple(
+        idToken: String, nonce: IdentityNonce? = nil, firstName: String? = nil, lastName: String? = nil
+    ) async throws(KindredClientError) -> Components.Schemas.User {
+        let body = Components.Schemas.IdentityTokenSignIn(idToken: idToken, nonce: nonce?.value, firstName: firstName, lastName: lastName)
         let output = try await authorizedCall { [app] in try await $0.linkApple(headers: .init(xKindredApp: app), body: .json(body)) }
         switch output {
         case .ok(let answer):
@@ -69,8 +71,8 @@ extension KindredSession {
 
     /// Adds Google Sign-In to the account.
     /// - Throws: `KindredClientError` (`credential_in_use`, `invalid_identity_token`).
-    public func linkGoogle(idToken: String) async throws(KindredClientError) -> Components.Schemas.User {
-        let body = Components.Schemas.IdentityTokenSignIn(idToken: idToken)
+    public func linkGoogle(idToken: String, nonce: IdentityNonce? = nil) async throws(KindredClientError) -> Components.Schemas.User {
+        let body = Components.Schemas.IdentityTokenSignIn(idToken: idToken, nonce: nonce?.value)
         let output = try await authorizedCall { [app] in try await $0.linkGoogle(headers: .init(xKindredApp: app), body: .json(body)) }
         switch output {
         case .ok(let answer):

@@ -43,11 +43,14 @@ extension KindredSession {
         }
     }
 
-    /// Signs in with an Apple identity token, creating the account on first use.
-    /// - Throws: `KindredClientError` (`invalid_identity_token`).
+    /// Signs in with an Apple identity token, creating the account on first use. Pass the
+    /// `IdentityNonce` whose `sha256Hex` the app gave Apple; a token is good for one sign-in.
+    /// - Throws: `KindredClientError` (`invalid_identity_token`, `identity_token_reused`, `nonce_required`).
     @discardableResult
-    public func signInWithApple(idToken: String, firstName: String? = nil, lastName: String? = nil) async throws(KindredClientError) -> SignedIn {
-        let body = Components.Schemas.IdentityTokenSignIn(idToken: idToken, firstName: firstName, lastName: lastName)
+    public func signInWithApple(
+        idToken: String, nonce: IdentityNonce? = nil, firstName: String? = nil, lastName: String? = nil
+    ) async throws(KindredClientError) -> SignedIn {
+        let body = Components.Schemas.IdentityTokenSignIn(idToken: idToken, nonce: nonce?.value, firstName: firstName, lastName: lastName)
         let output = try await call { try await $0.signInWithApple(headers: .init(xKindredApp: app), body: .json(body)) }
         switch output {
         case .ok(let answer): return try await adopt(Self.issued(answer))
@@ -55,11 +58,12 @@ extension KindredSession {
         }
     }
 
-    /// Signs in with a Google ID token, creating the account on first use.
-    /// - Throws: `KindredClientError` (`invalid_identity_token`).
+    /// Signs in with a Google ID token, creating the account on first use. Pass the
+    /// `IdentityNonce` whose `sha256Hex` the app gave Google; a token is good for one sign-in.
+    /// - Throws: `KindredClientError` (`invalid_identity_token`, `identity_token_reused`, `nonce_required`).
     @discardableResult
-    public func signInWithGoogle(idToken: String) async throws(KindredClientError) -> SignedIn {
-        let body = Components.Schemas.IdentityTokenSignIn(idToken: idToken)
+    public func signInWithGoogle(idToken: String, nonce: IdentityNonce? = nil) async throws(KindredClientError) -> SignedIn {
+        let body = Components.Schemas.IdentityTokenSignIn(idToken: idToken, nonce: nonce?.value)
         let output = try await call { try await $0.signInWithGoogle(headers: .init(xKindredApp: app), body: .json(body)) }
         switch output {
         case .ok(let answer): return try await adopt(Self.issued(answer))

@@ -50,6 +50,9 @@ extension ServerSettings {
         if let key = billing.revenueCatSigningKey, RevenueCatWebhookAuthenticator.publicKey(spkiBase64: key) == nil {
             throw Invalid(description: "revenuecat.signingKey is not a Base64 Ed25519 SubjectPublicKeyInfo")
         }
+        let maxAge = config.int(forKey: ConfigKey(["revenuecat", "maxEventAgeSeconds"]), default: 86_400)
+        guard maxAge >= 0 else { throw Invalid(description: "revenuecat.maxEventAgeSeconds must be 0 (off) or more, not \(maxAge)") }
+        billing.revenueCatMaxEventAge = .seconds(maxAge)
         billing.revenueCatAPIKey = text("revenuecat.apiKey", secret: true)
         if let base = try url("revenuecat.baseUrl") { billing.revenueCatBaseURL = base }
         let projectKeys = Dictionary(try pairs("revenuecat.projectApiKeys", secret: true), uniquingKeysWith: { $1 })

@@ -94,6 +94,7 @@ public struct ServerSettings: Sendable {
     /// The `apps.<app>.apple.*` and `apps.<app>.google.*` keys: audiences (comma-separated) and
     /// the key set (`jwksFile` or `jwksUrl`; the provider's own URL when neither is set).
     static func resolveIdentity(_ config: ConfigReader, into app: inout AppConfiguration) throws {
+        app.requiresIdentityNonce = config.bool(forKey: ConfigKey(["apps", app.id.rawValue, "requireIdentityNonce"]), default: false)
         for provider in IdentityProvider.allCases {
             let prefix = ["apps", app.id.rawValue, provider.rawValue]
             let name = "apps.\(app.id.rawValue).\(provider.rawValue)"

@@ -29,7 +29,7 @@ extension APIHandler {
     func signInWithApple(_ input: Operations.SignInWithApple.Input) async throws -> Operations.SignInWithApple.Output {
         guard case .json(let body) = input.body else { throw KindredError.badRequest("expected a JSON body") }
         let signedIn = try await accounts.signIn(
-            provider: .apple, idToken: body.idToken, firstName: body.firstName, lastName: body.lastName,
+            provider: .apple, idToken: body.idToken, nonce: body.nonce, firstName: body.firstName, lastName: body.lastName,
             app: try RequestScope.requireApp()
         )
         return .ok(.init(body: .json(signedIn.session)))
@@ -38,7 +38,7 @@ extension APIHandler {
     func signInWithGoogle(_ input: Operations.SignInWithGoogle.Input) async throws -> Operations.SignInWithGoogle.Output {
         guard case .json(let body) = input.body else { throw KindredError.badRequest("expected a JSON body") }
         let signedIn = try await accounts.signIn(
-            provider: .google, idToken: body.idToken, firstName: body.firstName, lastName: body.lastName,
+            provider: .google, idToken: body.idToken, nonce: body.nonce, firstName: body.firstName, lastName: body.lastName,
             app: try RequestScope.requireApp()
         )
         return .ok(.init(body: .json(signedIn.session)))
@@ -90,14 +90,14 @@ extension APIHandler {
     func linkApple(_ input: Operations.LinkApple.Input) async throws -> Operations.LinkApple.Output {
         let user = try await authenticated()
         guard case .json(let body) = input.body else { throw KindredError.badRequest("expected a JSON body") }
-        let updated = try await accounts.linkIdentity(user, provider: .apple, idToken: body.idToken, app: try RequestScope.requireApp())
+        let updated = try await accounts.linkIdentity(user, provider: .apple, idToken: body.idToken, nonce: body.nonce, app: try RequestScope.requireApp())
         return .ok(.init(body: .json(updated)))
     }
 
     func linkGoogle(_ input: Operations.LinkGoogle.Input) async throws -> Operations.LinkGoogle.Output {
         let user = try await authenticated()
         guard case .json(let body) = input.body else { throw KindredError.badRequest("expected a JSON body") }
-        let updated = try await accounts.linkIdentity(user, provider: .google, idToken: body.idToken, app: try RequestScope.requireApp())
+        let updated = try await accounts.linkIdentity(user, provider: .google, idToken: body.idToken, nonce: body.nonce, app: try RequestScope.requireApp())
         return .ok(.init(body: .json(updated)))
     }
 

@@ -104,9 +104,12 @@ extension AccountsController {
     }
 
     /// Adds Apple or Google sign-in to the account.
-    package func linkIdentity(_ user: AuthenticatedUser, provider: AppConfiguration.AuthProvider, idToken: String, app: AppConfiguration) async throws -> Components.Schemas.User {
+    package func linkIdentity(
+        _ user: AuthenticatedUser, provider: AppConfiguration.AuthProvider, idToken: String, nonce: String? = nil, app: AppConfiguration
+    ) async throws -> Components.Schemas.User {
         try requireProvider(provider, app)
         let claims = try await identity.verify(provider: provider, idToken: idToken, app: app)
+        try await IdentityTokenUse(database: store.database).accept(claims, idToken: idToken, nonce: nonce, app: app)
         if let owner = try await store.credential(app: app.id, provider: provider, subject: claims.subject) {
             guard owner.userId == user.user.id else { throw KindredError.credentialInUse }
             return try await representation(of: user.user)  // already this account's: nothing to do

@@ -100,13 +100,15 @@ package struct AccountsController: Sendable {
         return try await startSession(userID: credential.userId, app: app, isNewUser: false)
     }
 
-    /// Signs in with an Apple or Google identity token, creating the account on first use.
+    /// Signs in with an Apple or Google identity token, creating the account on first use. The
+    /// token must match `nonce` (`IdentityTokenUse`) and is good for one sign-in.
     package func signIn(
-        provider: AppConfiguration.AuthProvider, idToken: String, firstName: String?, lastName: String?,
+        provider: AppConfiguration.AuthProvider, idToken: String, nonce: String? = nil, firstName: String?, lastName: String?,
         app: AppConfiguration
     ) async throws -> SignedIn {
         try requireProvider(provider, app)
         let claims = try await identity.verify(provider: provider, idToken: idToken, app: app)
+        try await IdentityTokenUse(database: store.database).accept(claims, idToken: idToken, nonce: nonce, app: app)
         if let existing = try await store.credential(app: app.id, provider: provider, subject: claims.subject) {
             return try await startSession(userID: existing.userId, app: app, isNewUser: false)
         }

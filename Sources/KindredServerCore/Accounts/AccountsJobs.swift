@@ -4,8 +4,8 @@ import SQLKit
 
 /// The accounts domain's housekeeping jobs.
 enum AccountsJobs {
-    /// Registers `accounts.purge-expired-tokens` (every 15 minutes): deletes refresh tokens
-    /// and then sessions past their expiry, one page at a time.
+    /// Registers `accounts.purge-expired-tokens` (every 15 minutes): deletes refresh tokens,
+    /// then sessions, then identity-token use records past their expiry, one page at a time.
     static func register(on platform: Platform) throws(JobError) {
         try platform.jobs.register(
             Job("accounts.purge-expired-tokens", schedule: "*/15 * * * *") { context in
@@ -16,7 +16,10 @@ enum AccountsJobs {
                 let sessions = try await context.forEachPage(limit: 500) { limit in
                     try await purgeExpiredSessions(context.database, now: now, limit: limit)
                 }
-                return "deleted \(tokens) expired refresh tokens and \(sessions) expired sessions"
+                let uses = try await context.forEachPage(limit: 500) { limit in
+                    try await IdentityTokenUse.purgeExpired(context.database, now: now, limit: limit)
+                }
+                return "deleted \(tokens) expired refresh tokens, \(sessions) expired sessions and \(uses) identity token uses"
             }
         )
     }

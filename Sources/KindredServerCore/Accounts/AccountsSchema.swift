@@ -4,7 +4,7 @@ import SQLKit
 /// The tables of the accounts domain. Append only: a change is a new migration at the end.
 enum AccountsSchema {
     /// The accounts migrations, in order.
-    static let migrations: [Migration] = [createAccounts, refreshSuccessors]
+    static let migrations: [Migration] = [createAccounts, refreshSuccessors, identityTokenUses]
 
     /// Users, credentials, sessions, refresh tokens and the access-token signing keys.
     static let createAccounts = Migration("0002_accounts") { sql in
@@ -79,5 +79,16 @@ enum AccountsSchema {
     /// the token (`TokenService+Successor.swift`): a retry within the grace window gets it again.
     static let refreshSuccessors = Migration("accounts_0002_refresh_successors") { sql in
         try await sql.alter(table: "kindred_refresh_tokens").column("successor", type: .text).run()
+    }
+
+    /// The SHA-256 of every Apple and Google identity token used to sign in, kept until the token
+    /// expires, so each is good for one sign-in (`IdentityTokenUse`); purged by
+    /// `accounts.purge-expired-tokens`.
+    static let identityTokenUses = Migration("accounts_0003_identity_token_uses") { sql in
+        try await sql.create(table: "kindred_identity_token_uses")
+            .column("token_hash", type: .text, .primaryKey(autoIncrement: false))
+            .column("expires_at", type: .bigint, .notNull)
+            .run()
+        try await sql.create(index: "kindred_identity_token_uses_expires").on("kindred_identity_token_uses").column("expires_at").run()
     }
 }

@@ -53,6 +53,17 @@ extension KindredError {
     package static func invalidIdentityToken(_ why: String) -> KindredError {
         refused(status: 401, code: "invalid_identity_token", message: why)
     }
+    /// 400 `invalid_nonce`: an identity sign-in's nonce is not 8 to 256 bytes.
+    package static let invalidNonce = refused(status: 400, code: "invalid_nonce", message: "nonce must be 8 to 256 bytes")
+    /// 400 `nonce_required`: the app requires a nonce with Apple and Google sign-ins.
+    package static let nonceRequired = refused(
+        status: 400, code: "nonce_required",
+        message: "this app requires a nonce: send the nonce whose SHA-256 hex the app gave the provider"
+    )
+    /// 401 `identity_token_reused`: an identity token is good for one sign-in only.
+    package static let identityTokenReused = refused(
+        status: 401, code: "identity_token_reused", message: "this identity token was already used; sign in with the provider again"
+    )
     /// 503 `identity_provider_unavailable`: the provider's keys cannot be loaded right now.
     package static let identityProviderUnavailable = refused(
         status: 503, code: "identity_provider_unavailable",

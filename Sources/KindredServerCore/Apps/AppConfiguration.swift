@@ -26,6 +26,7 @@ public struct AppConfiguration: Sendable, Equatable {
         var enabled: Bool
         var storesEmail: Bool
         var requiresFullName: Bool = false
+        var requiresIdentityNonce: Bool = false
         var authProviders: [AuthProvider]
         var appleAudiences: [String]
         var googleAudiences: [String]
@@ -72,6 +73,13 @@ public struct AppConfiguration: Sendable, Equatable {
     public var requiresFullName: Bool {
         get { box.values.requiresFullName }
         set { update { $0.requiresFullName = newValue } }
+    }
+    /// Whether an Apple or Google sign-in must carry a nonce (`apps.<app>.requireIdentityNonce`):
+    /// the request's `nonce`, whose SHA-256 hex the token's `nonce` claim must be. A token that
+    /// has a `nonce` claim is always checked against the request's, required or not.
+    public var requiresIdentityNonce: Bool {
+        get { box.values.requiresIdentityNonce }
+        set { update { $0.requiresIdentityNonce = newValue } }
     }
     /// The sign-in methods the app accepts.
     public var authProviders: [AuthProvider] {

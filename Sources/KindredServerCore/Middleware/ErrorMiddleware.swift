@@ -51,6 +51,12 @@ extension KindredError {
                 self = .internal
             }
         default:
+            if DatabaseUnreachable.matches(error) {
+                // An outage, not a bug: the client is told to come back (docs/security.md).
+                logger.warning("database unreachable", metadata: ["error": "\(String(reflecting: error))"])
+                self = .unavailable
+                return
+            }
             logger.error("unhandled error", metadata: ["error": "\(String(reflecting: error))"])
             self = .internal
         }

@@ -76,6 +76,47 @@ import Testing
         }
     }
 
+    // MARK: - Replays: the event's age
+
+    @Test func aReplayedEventOlderThanTheMaximumAgeIs422AndNotQueued() async throws {
+        var settings = BillingFixtures.settings()
+        settings.revenueCatMaxEventAge = .seconds(3_600)
+        let application = try await Self.app(settings)
+        try await application.test { client in
+            // An hour and a second old, and an hour and a second ahead: refused.
+            for (id, at) in [("evt-old", BillingFixtures.now - 3_601), ("evt-ahead", BillingFixtures.now + 3_601)] {
+                let body = BillingFixtures.revenueCat(id: id, type: "RENEWAL", user: "u1", eventAt: at)
+                let response = try await client.revenueCatWebhook(body)
+                #expect(response.status == .unprocessableContent)
+                #expect(response.text == envelope(
+                    "stale_event", "event_timestamp_ms is more than 3600 s from the server's time; reconcile with `kindred billing sync`"))
+            }
+            #expect(try await application.platform.queue.pendingCount(queue: BillingInbox.queue) == 0)
+            // At the limit: accepted.
+            let edge = BillingFixtures.revenueCat(id: "evt-edge", type: "RENEWAL", user: "u1", eventAt: BillingFixtures.now - 3_600)
+            let accepted = try await client.revenueCatWebhook(edge)
+            #expect(accepted.status == .ok)
+        }
+        // 0 turns the check off: a year-old event is accepted.
+        settings.revenueCatMaxEventAge = .zero
+        try await Self.app(settings).test { client in
+            let old = BillingFixtures.revenueCat(id: "evt-year", type: "RENEWAL", user: "u1", eventAt: BillingFixtures.now - 365 * 86_400)
+            let response = try await client.revenueCatWebhook(old)
+            #expect(response.status == .ok)
+        }
+    }
+
+    @Test func theMaximumAgeIsASettingThatRefusesNegativeValues() async throws {
+        let resolved = try await ServerSettings.resolve(flags: .init(), environment: [
+            "KINDRED_REVENUECAT_MAX_EVENT_AGE_SECONDS": "600",
+        ]).server.billing
+        #expect(resolved.revenueCatMaxEventAge == .seconds(600))
+        #expect(try await ServerSettings.resolve(flags: .init(), environment: [:]).server.billing.revenueCatMaxEventAge == .seconds(86_400))
+        await #expect(throws: (any Error).self) {
+            try await ServerSettings.resolve(flags: .init(), environment: ["KINDRED_REVENUECAT_MAX_EVENT_AGE_SECONDS": "-1"])
+        }
+    }
+
     // MARK: - Ed25519 signatures
 
     static func spki(_ key: Curve25519.Signing.PublicKey) -> String {

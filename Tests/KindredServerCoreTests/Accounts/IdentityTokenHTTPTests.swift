@@ -37,7 +37,12 @@ import Testing
             let session = try ok.decode(SessionBody.self)
             #expect(session.user.providers == ["apple"])
             #expect(session.isNewUser)
-            let again = try await post("/v1/auth/apple", try apple.token(subject: "000111.apple"))
+            // The same token again is refused (one sign-in per token); a new token finds the account.
+            let replayed = try await post("/v1/auth/apple", try apple.token(subject: "000111.apple"))
+            #expect(replayed.status == .unauthorized)
+            #expect(replayed.errorCode == "identity_token_reused")
+            let again = try await post(
+                "/v1/auth/apple", try apple.token(subject: "000111.apple", issuedAt: TestIdentityIssuer.defaultIssuedAt.addingTimeInterval(1)))
             #expect(try again.decode(SessionBody.self).user.id == session.user.id)
 
             let viaGoogle = try await post("/v1/auth/google", try google.token(subject: "1098765", issuer: "accounts.google.com"))
@@ -62,6 +67,50 @@ import Testing
             let ownAudience = try await post("/v1/auth/apple", try apple.token(audience: "dev.kindred.exeraser"), app: "exeraser")
             #expect(ownAudience.status == .ok, "\(ownAudience.text)")
             #expect(try ownAudience.decode(SessionBody.self).user.email == nil)
+        }
+    }
+
+    @Test(arguments: Backend.all)
+    func aNonceBindsTheTokenToTheRequestAndAppsMayRequireOne(backend: Backend) async throws {
+        let (defaults, apple, _, clock) = try Self.setUp()
+        var closer = try #require(defaults.apps[.closer])
+        closer.requiresIdentityNonce = true
+        let apps = AppRegistry([closer, try #require(defaults.apps[.exeraser])])
+        let verifier = JWKSIdentityVerifier(apps: apps, clock: clock)
+        try await TestApplication.run(on: backend, apps: apps, identity: verifier, clock: clock) { application, client in
+            func post(_ token: String, nonce: String?) async throws -> TestResponse {
+                let field = nonce.map { #","nonce":"\#($0)""# } ?? ""
+                return try await client.call(.post, "/v1/auth/apple", json: #"{"idToken":"\#(token)"\#(field)}"#)
+            }
+            let nonce = "n-0123456789abcdef"
+            func token(_ claim: String?, second: Int) throws -> String {
+                try apple.token(
+                    subject: "000222.apple", issuedAt: TestIdentityIssuer.defaultIssuedAt.addingTimeInterval(Double(second)),
+                    extraClaims: claim.map { ["nonce": .string($0)] } ?? [:])
+            }
+            let hashed = IdentityTokenUse.hash(nonce)
+            // The app requires a nonce: a token without one, or a request without one, is refused.
+            let missing = try await post(try token(nil, second: 1), nonce: nil)
+            #expect(missing.status == .badRequest && missing.errorCode == "nonce_required", "\(missing.text)")
+            let captured = try await post(try token(hashed, second: 2), nonce: nil)
+            #expect(captured.status == .unauthorized && captured.errorCode == "invalid_identity_token")
+            let wrong = try await post(try token(hashed, second: 3), nonce: "n-not-the-right-one")
+            #expect(wrong.status == .unauthorized && wrong.errorCode == "invalid_identity_token")
+            let raw = try await post(try token(nonce, second: 4), nonce: nonce)  // the claim must be the hash
+            #expect(raw.status == .unauthorized)
+            let short = try await post(try token(hashed, second: 5), nonce: "short")
+            #expect(short.status == .badRequest && short.errorCode == "invalid_nonce")
+            // The right nonce signs in; the same token and nonce again are a replay.
+            let good = try token(hashed, second: 6)
+            let ok = try await post(good, nonce: nonce)
+            #expect(ok.status == .ok, "\(ok.text)")
+            let replay = try await post(good, nonce: nonce)
+            #expect(replay.status == .unauthorized && replay.errorCode == "identity_token_reused")
+            // The use is kept until the token expires, then purged by the housekeeping job.
+            let kept = try await application.database.sql.select().column("token_hash").from("kindred_identity_token_uses").all()
+            #expect(kept.count == 1)
+            let purged = try await IdentityTokenUse.purgeExpired(application.database, now: clock.now().addingTimeInterval(86_400), limit: 10)
+            #expect(purged == 1)
         }
     }
 

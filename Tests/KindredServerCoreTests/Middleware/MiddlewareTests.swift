@@ -4,11 +4,29 @@ import KindredServerTestSupport
 import Foundation
 import HTTPTypes
 import Hummingbird
+import KindredStore
+import Logging
+import NIOCore
 import HummingbirdTesting
 import Testing
 
 /// The cross-cutting behaviour every route shares: errors, request ids, apps, body limit.
 @Suite struct MiddlewareTests {
+    @Test func anUnreachableDatabaseIs503UnavailableWithRetryAfterNot500() async throws {
+        let logger = Logger(label: "test")
+        for outage in [IOError(errnoCode: ECONNREFUSED, reason: "connect") as any Error, KindredStoreError.connectionFailed("down")] {
+            let error = KindredError(mapping: outage, logger: logger)
+            #expect(error == .unavailable)
+            let response = error.response()
+            #expect(response.status == .serviceUnavailable)
+            #expect(response.headers[.retryAfter] == "5")
+        }
+        #expect(KindredError.unavailable.code == "unavailable")
+        // A statement's own failure stays a bug: 500 `internal`, no Retry-After.
+        let bug = KindredError(mapping: KindredStoreError.queryFailed("no such column"), logger: logger)
+        #expect(bug == .internal && bug.response().headers[.retryAfter] == nil)
+    }
+
     @Test func unknownRouteIsAJSONNotFound() async throws {
         try await TestApplication().test { client in
             try await client.execute(uri: "/v1/nothing", method: .get, headers: [.xKindredApp: "closer"]) { response in

@@ -23,11 +23,11 @@ import Testing
                 "exeraser.prune-analytics", "notifications.purge-sent", "platform.prune-queue-keys", "platform.prune-rate-limits", "realtime.prune-events",
                 "soulmate.cleanup-envelopes", "streaksync.prune-scores"])
             let early = try await platform.jobs.runNow("accounts.purge-expired-tokens")
-            #expect(early.message == "deleted 0 expired refresh tokens and 0 expired sessions")
+            #expect(early.message == "deleted 0 expired refresh tokens, 0 expired sessions and 0 identity token uses")
             application.clock.advance(by: .seconds(31 * 86_400))  // refresh tokens live 30 days
             let run = try await platform.jobs.runNow("accounts.purge-expired-tokens")
             #expect(run.outcome == .ok)
-            #expect(run.message == "deleted 2 expired refresh tokens and 2 expired sessions")
+            #expect(run.message == "deleted 2 expired refresh tokens, 2 expired sessions and 0 identity token uses")
             #expect(try await application.database.sql.count("kindred_refresh_tokens") == 0)
             #expect(try await application.database.sql.count("kindred_sessions") == 0)
             #expect(try await application.database.sql.count("kindred_users") == 2)

@@ -17,6 +17,9 @@ import Testing
     static let auth = "Bearer rc-fault-test"
     static let environment = [
         "KINDRED_REVENUECAT_WEBHOOK_AUTH": auth,
+        // The events are dated in 2030 (expirations ahead of any clock); the replay bound is
+        // tested on its own (RevenueCatWebhookAuthTests).
+        "KINDRED_REVENUECAT_MAX_EVENT_AGE_SECONDS": "0",
         "KINDRED_QUEUE_POLL_MILLISECONDS": "50",
         "KINDRED_BILLING_INBOX_MAX_ATTEMPTS": "1000",
         "KINDRED_BILLING_INBOX_RETRY_BASE_MS": "20",

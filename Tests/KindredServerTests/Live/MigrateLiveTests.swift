@@ -22,7 +22,9 @@ import Testing
         // The third column is the migration's domain: the core's first, then each app's.
         #expect(firstLines.prefix(2).map { $0[2] } == ["store", "accounts"])
         #expect(firstLines.last?[2] == "admin")
-        #expect(firstLines.prefix(4).map(\.first) == ["0001_rate_limit_events", "0002_accounts", "accounts_0002_refresh_successors", "0003_jobs"])
+        #expect(firstLines.prefix(5).map(\.first) == [
+            "0001_rate_limit_events", "0002_accounts", "accounts_0002_refresh_successors", "accounts_0003_identity_token_uses", "0003_jobs",
+        ])
         #expect(firstLines.allSatisfy { $0.last == "applied now" })
 
         let second = try runKindred(["migrate", "--database-url", url, "--log-level", "error"])

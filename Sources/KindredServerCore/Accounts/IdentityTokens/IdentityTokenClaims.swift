@@ -23,6 +23,9 @@ struct IdentityTokenClaims: JWTPayload, Equatable {
     var emailVerified: Bool?
     /// `is_private_email` (Apple).
     var isPrivateEmail: Bool?
+    /// `nonce`: what the app passed to the provider (Kindred's clients: the SHA-256 hex of the
+    /// nonce they then send to the server).
+    var nonce: String?
 
     private enum CodingKeys: String, CodingKey {
         case issuer = "iss"
@@ -33,6 +36,7 @@ struct IdentityTokenClaims: JWTPayload, Equatable {
         case email
         case emailVerified = "email_verified"
         case isPrivateEmail = "is_private_email"
+        case nonce
     }
 
     init(from decoder: any Decoder) throws {
@@ -51,6 +55,7 @@ struct IdentityTokenClaims: JWTPayload, Equatable {
         email = try container.decodeIfPresent(String.self, forKey: .email)
         emailVerified = try Self.decodeLenientBool(container, .emailVerified)
         isPrivateEmail = try Self.decodeLenientBool(container, .isPrivateEmail)
+        nonce = try container.decodeIfPresent(String.self, forKey: .nonce)
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -63,6 +68,7 @@ struct IdentityTokenClaims: JWTPayload, Equatable {
         try container.encodeIfPresent(email, forKey: .email)
         try container.encodeIfPresent(emailVerified, forKey: .emailVerified)
         try container.encodeIfPresent(isPrivateEmail, forKey: .isPrivateEmail)
+        try container.encodeIfPresent(nonce, forKey: .nonce)
     }
 
     /// Does nothing: the time and issuer checks are ``IdentityTokenVerifier``'s, against its

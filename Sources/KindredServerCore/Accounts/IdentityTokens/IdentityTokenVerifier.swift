@@ -113,7 +113,8 @@ public actor IdentityTokenVerifier {
         return VerifiedIdentity(
             provider: provider, subject: subject, email: claims.email, emailVerified: claims.emailVerified,
             isPrivateRelayEmail: claims.isPrivateEmail,
-            issuedAt: Date(timeIntervalSince1970: issuedAt), expiresAt: Date(timeIntervalSince1970: expiresAt)
+            issuedAt: Date(timeIntervalSince1970: issuedAt), expiresAt: Date(timeIntervalSince1970: expiresAt),
+            nonce: claims.nonce
         )
     }
 }

@@ -51,7 +51,7 @@ public struct JWKSIdentityVerifier: IdentityVerifying {
         }
         do {
             let identity = try await verifier.verify(idToken, audiences: audiences)
-            return IdentityClaims(subject: identity.subject, email: identity.email)
+            return IdentityClaims(subject: identity.subject, email: identity.email, nonce: identity.nonce, expiresAt: identity.expiresAt)
         } catch {
             if error.isKeySetFailure { throw KindredError.identityProviderUnavailable }
             throw KindredError.invalidIdentityToken(error.message)

@@ -18,11 +18,13 @@ public struct VerifiedIdentity: Sendable, Hashable {
     public var issuedAt: Date
     /// When the token expires (`exp`).
     public var expiresAt: Date
+    /// The token's `nonce` claim, when it has one.
+    public var nonce: String?
 
     /// Creates an identity from its parts (the verifier's result; also for test doubles).
     public init(
         provider: IdentityProvider, subject: String, email: String?, emailVerified: Bool?,
-        isPrivateRelayEmail: Bool?, issuedAt: Date, expiresAt: Date
+        isPrivateRelayEmail: Bool?, issuedAt: Date, expiresAt: Date, nonce: String? = nil
     ) {
         self.provider = provider
         self.subject = subject
@@ -31,5 +33,6 @@ public struct VerifiedIdentity: Sendable, Hashable {
         self.isPrivateRelayEmail = isPrivateRelayEmail
         self.issuedAt = issuedAt
         self.expiresAt = expiresAt
+        self.nonce = nonce
     }
 }
