@@ -42,6 +42,7 @@ let package = Package(
         .library(name: "KindredAPI", targets: ["KindredAPI"]),
         .library(name: "KindredStore", targets: ["KindredStore"]),
         .library(name: "CloserAPI", targets: ["CloserAPI"]),
+        .library(name: "DeviceIntegrity", targets: ["DeviceIntegrity"]),
         .library(name: "KindredServerCore", targets: ["KindredServerCore"]),
         .library(name: "CloserServer", targets: ["CloserServer"]),
         .library(name: "BillingServer", targets: ["BillingServer"]),
@@ -91,6 +92,8 @@ let package = Package(
         ),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.8.0"),
+        .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/swift-server/swift-openapi-async-http-client.git", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.4.0"),
@@ -143,6 +146,29 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // Device integrity: Apple App Attest attestations and assertions, Google Play Integrity
+        // verdict tokens; pure verification with the roots and keys as configuration, no I/O.
+        .target(
+            name: "DeviceIntegrity",
+            dependencies: [
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "DeviceIntegrityTests",
+            dependencies: [
+                "DeviceIntegrity",
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         // One C call KindredStore needs from SQLiteNIO's bundled SQLite (a variadic function).
         .target(name: "CKindredSQLite"),
         // The platform every domain stands on: apps and configuration plumbing, middleware and
@@ -180,9 +206,13 @@ let package = Package(
             name: "CloserServer",
             dependencies: [
                 "CloserAPI",
+                // SHA-256 of game commitments (Games/GameCommitment).
+                .product(name: "Crypto", package: "swift-crypto"),
             ] + domainDependencies,
             // Closer's bundled question catalog, loaded at start (CloserCatalog.bundledDocument()).
-            resources: [.copy("Catalog/closer-catalog.json")],
+            resources: [
+                .copy("Catalog/closer-catalog.json"), .copy("Catalog/closer-date-ideas.json"), .copy("Catalog/closer-games.json"),
+            ],
             swiftSettings: swiftSettings
         ),
         // SoulMate's contract: pair codes and requests, unpairing, the session lock, identity keys
@@ -539,6 +569,8 @@ let package = Package(
             name: "KindredStoreTests",
             dependencies: ["KindredStore", "KindredTestSupport", .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "AsyncKit", package: "async-kit"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -778,6 +810,7 @@ let package = Package(
                 "kindred",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "SQLKit", package: "sql-kit"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -809,7 +842,7 @@ let package = Package(
         // scripts/bench-streak-parse: share texts per second against a plain line split.
         .executableTarget(
             name: "kindred-streak-bench",
-            dependencies: ["StreakKit"],
+            dependencies: ["StreakKit", "StreakClient", "StreakAPI", "KindredClient"],
             path: "Benchmarks/StreakBench",
             swiftSettings: swiftSettings
         ),

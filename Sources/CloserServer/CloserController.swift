@@ -15,6 +15,10 @@ struct CloserController: Sendable {
     let database: Database
     let clock: any WallClock
     let catalog: CloserCatalog
+    /// The date ideas (bundled and imported), loaded at start.
+    let dateIdeas: DateIdeasCatalog
+    /// The game packs (bundled and imported), loaded at start.
+    let games: GamesCatalog
     let settings: CloserSettings
     let entitlements: any CloserEntitlements
     let events: CloserEvents

@@ -20,6 +20,8 @@ package struct CloserDomain: ServerDomain {
 
     /// `closer`.
     package var name: String { "closer" }
+    /// Its headline numbers on the console overview.
+    package func adminOverview(environment: DomainEnvironment) -> AdminOverviewSection? { CloserAdminOverview.section(environment) }
     /// Closer's migrations (`CloserSchema`).
     package var migrations: [Migration] { CloserSchema.migrations }
     /// Closer's tables with a user column.
@@ -45,7 +47,9 @@ package struct CloserDomain: ServerDomain {
         let realtime = server.realtime
         let controller = CloserController(
             database: server.environment.database, clock: server.environment.clock,
-            catalog: try await CloserCatalog.load(from: server.environment.database), settings: settings,
+            catalog: try await CloserCatalog.load(from: server.environment.database),
+            dateIdeas: try await DateIdeasCatalog.load(from: server.environment.database),
+            games: try await GamesCatalog.load(from: server.environment.database), settings: settings,
             entitlements: premium(server.environment),
             events: CloserEvents(outbox: server.outbox, relay: server.platform.realtime),
             membershipChanged: { userID in try? await realtime.membershipChanged(user: userID) }

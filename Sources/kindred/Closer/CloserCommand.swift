@@ -15,6 +15,7 @@ struct CloserCommand: AsyncParsableCommand {
             CloserSignUpCommand.self, CloserInviteCommand.self, CloserAcceptCommand.self, CloserTodayCommand.self,
             CloserAnswerCommand.self, CloserRevealCommand.self, CloserHistoryCommand.self, CloserPhraseCommand.self,
             CloserRecoverCommand.self, CloserNudgeCommand.self, CloserLeaveCommand.self, CloserThreadCommand.self,
+            CloserDatesCommand.self, CloserBucketCommand.self, CloserPlayCommand.self, CloserGamesCommand.self,
         ]
     )
 }

@@ -65,6 +65,35 @@ import Testing
             body: #"{"keys":[{"recipientDeviceId":"b-phone","encryptedAnswerKey":"\#(CloserFixtures.keybox())"}]}"#, expected: [409, 403, 404, 404, 401]
         ),
         Route(method: .get, path: "/v1/closer/couples/{c}/threads/{t}/release-keys?deviceId=a-phone", expected: [200, 200, 404, 404, 401]),
+        // Dates and the bucket list (`{p}` a plan, `{b}` a bucket item, both the member's).
+        Route(method: .get, path: "/v1/closer/date-ideas", expected: [200, 200, 200, 200, 401]),
+        Route(method: .get, path: "/v1/closer/couples/{c}/dates/deck", expected: [200, 200, 404, 404, 401]),
+        Route(method: .put, path: "/v1/closer/couples/{c}/dates/swipes/home-001", body: #"{"action":"love"}"#, expected: [200, 200, 404, 404, 401]),
+        Route(method: .get, path: "/v1/closer/couples/{c}/dates/matches", expected: [200, 200, 404, 404, 401]),
+        Route(method: .get, path: "/v1/closer/couples/{c}/dates/preferences", expected: [200, 200, 404, 404, 401]),
+        Route(method: .put, path: "/v1/closer/couples/{c}/dates/preferences", body: #"{"preferences":[]}"#, expected: [200, 200, 404, 404, 401]),
+        Route(method: .post, path: "/v1/closer/couples/{c}/dates/plans", body: #"{"title":"Matrix"}"#, expected: [201, 201, 404, 404, 401]),
+        Route(method: .get, path: "/v1/closer/couples/{c}/dates/plans", expected: [200, 200, 404, 404, 401]),
+        Route(method: .get, path: "/v1/closer/couples/{c}/dates/plans/{p}", expected: [200, 200, 404, 404, 401]),
+        Route(method: .patch, path: "/v1/closer/couples/{c}/dates/plans/{p}", body: #"{"notes":"matrix"}"#, expected: [200, 200, 404, 404, 401]),
+        Route(method: .get, path: "/v1/closer/couples/{c}/bucket", expected: [200, 200, 404, 404, 401]),
+        Route(method: .post, path: "/v1/closer/couples/{c}/bucket", body: #"{"title":"Matrix"}"#, expected: [201, 201, 404, 404, 401]),
+        Route(method: .patch, path: "/v1/closer/couples/{c}/bucket/{b}", body: #"{"completed":true}"#, expected: [200, 200, 404, 404, 401]),
+        Route(method: .delete, path: "/v1/closer/couples/{c}/bucket/{b}", expected: [204, 204, 404, 404, 401]),
+        // Games (`{g}` a session the member started; the caller commits, then opens before the other has committed).
+        Route(method: .get, path: "/v1/closer/games/packs", expected: [200, 200, 200, 200, 401]),
+        Route(method: .get, path: "/v1/closer/couples/{c}/games/packs/tot-everyday", expected: [200, 200, 404, 404, 401]),
+        Route(method: .post, path: "/v1/closer/couples/{c}/games", body: #"{"kind":"wheel","packId":"wheel-evening"}"#, expected: [201, 201, 404, 404, 401]),
+        Route(method: .get, path: "/v1/closer/couples/{c}/games", expected: [200, 200, 404, 404, 401]),
+        Route(method: .get, path: "/v1/closer/couples/{c}/games/{g}", expected: [200, 200, 404, 404, 401]),
+        Route(
+            method: .put, path: "/v1/closer/couples/{c}/games/{g}/rounds/1/commitment",
+            body: #"{"commitment":"sha256:\#(CloserFixtures.base64url(32))"}"#, expected: [200, 200, 404, 404, 401]
+        ),
+        Route(
+            method: .put, path: "/v1/closer/couples/{c}/games/{g}/rounds/1/opening",
+            body: #"{"ciphertext":"enc:v1:\#(CloserFixtures.base64(60))","nonce":"\#(CloserFixtures.base64(32))"}"#, expected: [409, 409, 404, 404, 401]
+        ),
         Route(method: .post, path: "/v1/closer/invites", expected: [409, 409, 201, 403, 401]),
         Route(method: .get, path: "/v1/closer/invites/ZZZZZZ", expected: [404, 404, 404, 404, 401]),
         Route(method: .get, path: "/v1/closer/invites/ZZZZZZ/parameters", expected: [404, 404, 404, 403, 401]),
@@ -95,6 +124,15 @@ import Testing
                 .post, "/v1/closer/couples/\(pair.coupleID)/threads", token: member.accessToken, json: #"{"questionId":"values-001"}"#
             ))
             let threadID = thread["id"] as? String ?? ""
+            let planID = client.object(try await client.call(
+                .post, "/v1/closer/couples/\(pair.coupleID)/dates/plans", token: member.accessToken, json: #"{"title":"Ours"}"#
+            ))["id"] as? String ?? ""
+            let itemID = client.object(try await client.call(
+                .post, "/v1/closer/couples/\(pair.coupleID)/bucket", token: member.accessToken, json: #"{"title":"Ours"}"#
+            ))["id"] as? String ?? ""
+            let gameID = client.object(try await client.call(
+                .post, "/v1/closer/couples/\(pair.coupleID)/games", token: member.accessToken, json: #"{"kind":"this_or_that","packId":"tot-everyday"}"#
+            ))["id"] as? String ?? ""
             let token: String? = switch caller {
             case .member: member.accessToken
             case .partner: partner.accessToken
@@ -107,6 +145,8 @@ import Testing
             for route in Self.routes {
                 let path = route.path.replacingOccurrences(of: "{c}", with: pair.coupleID).replacingOccurrences(of: "{d}", with: date)
                     .replacingOccurrences(of: "{m}", with: member.user.id).replacingOccurrences(of: "{t}", with: threadID)
+                    .replacingOccurrences(of: "{p}", with: planID).replacingOccurrences(of: "{b}", with: itemID)
+                    .replacingOccurrences(of: "{g}", with: gameID)
                 let body = route.body.map {
                     $0.replacingOccurrences(of: "{SEALED}", with: CloserFixtures.sealedAnswer()).replacingOccurrences(of: "{MESSAGE}", with: message)
                         .replacingOccurrences(of: "{PUB}", with: publicKey)
@@ -131,7 +171,9 @@ import Testing
             (
                 method: route.method,
                 path: route.path.replacingOccurrences(of: "{c}", with: id).replacingOccurrences(of: "{d}", with: "2026-01-05")
-                    .replacingOccurrences(of: "{m}", with: id).replacingOccurrences(of: "{t}", with: id),
+                    .replacingOccurrences(of: "{m}", with: id).replacingOccurrences(of: "{t}", with: id)
+                    .replacingOccurrences(of: "{p}", with: id).replacingOccurrences(of: "{b}", with: id)
+                    .replacingOccurrences(of: "{g}", with: id),
                 body: route.body.map {
                     $0.replacingOccurrences(of: "{SEALED}", with: CloserFixtures.sealedAnswer()).replacingOccurrences(of: "{MESSAGE}", with: message)
                         .replacingOccurrences(of: "{PUB}", with: publicKey)
