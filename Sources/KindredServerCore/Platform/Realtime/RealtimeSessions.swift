@@ -53,18 +53,22 @@ public final class RealtimeSessions: Sendable {
     /// - Returns: how many connections were closed.
     @discardableResult
     public func end(_ ending: SessionEnding) -> Int {
+        // Matched and removed under one lock: the local end (after the commit) and the NOTIFY
+        // echo of the same revocation on this replica can run at once, and each connection must
+        // get one `session_revoked` frame, from whichever comes first.
         let ended = connections.withLockedValue { connections in
-            connections.filter { _, entry in
+            let matched = connections.filter { _, entry in
                 switch ending {
                 case .session(let id): entry.identity.sessionID == id
                 case .user(let id): entry.identity.userID == id
                 }
             }
+            for key in matched.keys { connections.removeValue(forKey: key) }
+            return matched
         }
-        for (key, entry) in ended {
+        for entry in ended.values {
             entry.outbox.send(RealtimeFrame.error(.sessionRevoked))
             entry.outbox.finish()
-            _ = connections.withLockedValue { $0.removeValue(forKey: key) }
         }
         return ended.count
     }
