@@ -1,4 +1,4 @@
-// kindred-closer-bench SERVER_URL [COUPLES] [CONCURRENCY]
+// kindred-closer-bench [--games] SERVER_URL [COUPLES] [CONCURRENCY]
 //
 // Full Closer cycles against a running `kindred serve`, with CloserKit doing all the
 // cryptography in this process, as the phones would. Setup (not timed): COUPLES couples sign up
@@ -10,14 +10,21 @@
 // check the partner's answer — CONCURRENCY couples at a time. Prints `cycles/s N` and the
 // HTTP requests per cycle (counted by the devices) for scripts/bench-closer to compare with the
 // bare Hummingbird server measured in the same run.
+//
+// With `--games` (scripts/bench-closer-games) the timed work is one This or That round per
+// couple instead (GameRounds): setup also starts each couple's session and seals both answers;
+// timed are the two commitments, two openings and both partners' reads of the finished session;
+// every round's score is checked after the clock. Prints `rounds/s N`.
 import CloserKit
 import Foundation
 import KindredClient
 import KindredCrypto
 
-let arguments = CommandLine.arguments
+var arguments = CommandLine.arguments
+let games = arguments.count > 1 && arguments[1] == "--games"
+if games { arguments.remove(at: 1) }
 guard arguments.count >= 2, let server = URL(string: arguments[1]) else {
-    FileHandle.standardError.write(Data("usage: kindred-closer-bench SERVER_URL [COUPLES] [CONCURRENCY]\n".utf8))
+    FileHandle.standardError.write(Data("usage: kindred-closer-bench [--games] SERVER_URL [COUPLES] [CONCURRENCY]\n".utf8))
     exit(2)
 }
 let couples = arguments.count > 2 ? Int(arguments[2]) ?? 1_000 : 1_000
@@ -65,6 +72,30 @@ do { try await forEach(couples, width: concurrency) { index in
     try await alice.refreshCache()
     try await bob.refreshCache()
 } } catch { fail(error) }
+if games {
+    let pack = try await pairs[0].0.gamePack(GameRounds.packID)
+    let itemIDs = (pack.items ?? []).map(\.id)
+    let rounds = RoundBox(count: couples)
+    do { try await forEach(couples, width: concurrency) { index in
+        rounds.set(index, try await GameRounds.prepare(pairs[index].0, pairs[index].1, itemCount: itemIDs.count))
+    } } catch { fail(error) }
+    let requestsBefore = pairs.reduce(0) { $0 + $1.0.cache.requestCount + $1.1.cache.requestCount }
+    print("setup \(couples) couples with a sealed round each in \(ContinuousClock.now - setupStart)")
+    let start = ContinuousClock.now
+    do { try await forEach(couples, width: concurrency) { index in
+        try await GameRounds.play(pairs[index].0, pairs[index].1, rounds.get(index))
+    } } catch { fail(error) }
+    let elapsed = ContinuousClock.now - start
+    let requests = pairs.reduce(0) { $0 + $1.0.cache.requestCount + $1.1.cache.requestCount } - requestsBefore
+    do { try await forEach(couples, width: concurrency) { index in
+        try await GameRounds.check(pairs[index].0, pairs[index].1, rounds.get(index), itemIDs: itemIDs)
+    } } catch { fail(error) }
+    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    print("rounds \(couples) in \(String(format: "%.2f", seconds)) s, concurrency \(concurrency), every score checked")
+    print("rounds/s \(String(format: "%.1f", Double(couples) / seconds))")
+    print("requests/round \(String(format: "%.1f", Double(requests) / Double(couples)))")
+    exit(0)
+}
 let requestsBefore = pairs.reduce(0) { $0 + $1.0.cache.requestCount + $1.1.cache.requestCount }
 print("setup \(couples) couples in \(ContinuousClock.now - setupStart)")
 

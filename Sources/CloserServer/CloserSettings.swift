@@ -27,6 +27,11 @@ public struct CloserSettings: Sendable, Equatable {
     public var answerGrace: Duration = .seconds(24 * 3600)
     /// The most device keys one user may publish (10).
     public var maxDevicesPerUser = 10
+    /// Game sessions one couple may start per rolling hour (`closer.gameSessionsPerHour`, 30).
+    public var gameSessionsPerHour = 30
+    /// The least time between two game pushes to one partner (`closer.gamePushIntervalMinutes`,
+    /// 10 minutes; realtime events are not limited).
+    public var gamePushInterval: Duration = .seconds(10 * 60)
 
     /// The defaults.
     public init() {}

@@ -8,11 +8,6 @@ import SQLKit
 /// `couples/{coupleId}/this_or_that|desire_sync|how_well|wheel/{sessionId}`, one slot per partner
 /// and round. Commitments and openings are in `CloserController+GameSlots.swift`.
 extension CloserController {
-    /// Sessions one couple may start per rolling hour.
-    static let gameSessionsPerHour = 30
-    /// The shortest time between two game pushes to the same partner of a couple.
-    static let gamePushInterval: Int64 = 10 * 60 * 1000
-
     /// The packs' metadata, optionally of one game.
     func gamePacks(kind: Components.Schemas.CloserGameKind?) -> Components.Schemas.CloserGamePackList {
         let packs = games.packs.filter { kind == nil || $0.kind.rawValue == kind?.rawValue }
@@ -48,7 +43,7 @@ extension CloserController {
         guard let kind = GamesDocument.Kind(rawValue: body.kind.rawValue) else { throw KindredError.invalidGame("unknown game") }
         let pack = try await openablePack(body.packId, couple: couple)
         guard pack.kind == kind else { throw KindredError.invalidGame("pack \(pack.id) is a \(pack.kind.rawValue) pack, not \(kind.rawValue)") }
-        let decision = try await rateLimiter.check(key: "closer.games:\(coupleID)", limit: Self.gameSessionsPerHour, window: .seconds(3600))
+        let decision = try await rateLimiter.check(key: "closer.games:\(coupleID)", limit: settings.gameSessionsPerHour, window: .seconds(3600))
         if case .retryAfter(let seconds) = decision { throw KindredError.rateLimited(retryAfterSeconds: seconds) }
         let session = GameSessionRecord(id: RandomID.make(), coupleID: coupleID, kind: kind, packID: pack.id, startedBy: callerID, now: nowMS)
         let events = self.events
@@ -117,7 +112,7 @@ extension CloserController {
 
     /// Publishes `type` on the couple's channel and pushes the partner of `from` (`game_session`,
     /// quiet hours and opt-outs applied by the outbox) unless they were pushed about a game less
-    /// than `gamePushInterval` ago: a game cannot spam.
+    /// than `settings.gamePushInterval` ago: a game cannot spam.
     func gameUpdate(
         _ type: String, session: GameSessionRecord, round: Int, from callerID: String, couple: CoupleRecord, push: String?,
         on tx: RealtimeTransaction
@@ -128,7 +123,8 @@ extension CloserController {
             let last = try await tx.sql.select().column("pushed_at").from("closer_game_pushes")
                 .where("couple_id", .equal, couple.id).where("user_id", .equal, partnerID).first()?.decode(column: "pushed_at", as: Int64.self)
             let now = nowMS
-            if last.map({ now - $0 >= Self.gamePushInterval }) ?? true {
+            let interval = settings.gamePushInterval.components.seconds * 1000
+            if last.map({ now - $0 >= interval }) ?? true {
                 recipient = partnerID
                 try await tx.sql.insert(into: "closer_game_pushes").columns("couple_id", "user_id", "pushed_at")
                     .values(SQLBind(couple.id), SQLBind(partnerID), SQLBind(now))

@@ -7,7 +7,8 @@ import Foundation
 
 extension ServerSettings {
     /// The `closer.*` keys: `closer.legacyClients`, `closer.defaultTimeZone`,
-    /// `closer.assignmentTime`, `closer.reminderTime` (HH:MM, local to each couple).
+    /// `closer.assignmentTime`, `closer.reminderTime` (HH:MM, local to each couple),
+    /// `closer.gameSessionsPerHour` (1–1000), `closer.gamePushIntervalMinutes` (0–1440).
     static func resolveCloser(_ config: ConfigReader) throws -> CloserSettings {
         var settings = CloserSettings()
         settings.legacyClients = config.bool(forKey: ConfigKey(["closer", "legacyClients"]), default: false)
@@ -16,7 +17,20 @@ extension ServerSettings {
         settings.defaultTimeZone = zone
         settings.assignmentMinute = try minute("closer.assignmentTime", config.string(forKey: ConfigKey(["closer", "assignmentTime"]), default: "23:00"))
         settings.reminderMinute = try minute("closer.reminderTime", config.string(forKey: ConfigKey(["closer", "reminderTime"]), default: "20:00"))
+        settings.gameSessionsPerHour = try bounded(
+            "closer.gameSessionsPerHour", config.int(forKey: ConfigKey(["closer", "gameSessionsPerHour"]), default: settings.gameSessionsPerHour), 1...1000
+        )
+        let pushMinutes = try bounded(
+            "closer.gamePushIntervalMinutes", config.int(forKey: ConfigKey(["closer", "gamePushIntervalMinutes"]), default: 10), 0...1440
+        )
+        settings.gamePushInterval = .seconds(pushMinutes * 60)
         return settings
+    }
+
+    /// `value` when it is within `range`.
+    private static func bounded(_ key: String, _ value: Int, _ range: ClosedRange<Int>) throws -> Int {
+        guard range.contains(value) else { throw Invalid(description: "\(key) must be \(range.lowerBound)–\(range.upperBound), not \(value)") }
+        return value
     }
 
     /// Minutes after midnight of an `HH:MM` value.

@@ -4,7 +4,8 @@ import Testing
 
 /// Two phones (`kindred closer play … --json`, each with its own `--profile`) against a live
 /// `kindred serve`: all four games from start to result, both phones computing the same result,
-/// and the refusals a phone meets (a premium pack for a free couple, a Desire Sync set above the cap).
+/// the refusals a phone meets (a premium pack for a free couple, a Desire Sync set above the cap),
+/// and no answer in plaintext in the server's log or database afterwards.
 @Suite(.serialized) struct CloserGamesEndToEndTests {
     let folder: TemporaryDirectory
 
@@ -36,7 +37,20 @@ import Testing
             _ = await server.stop()
             throw error
         }
-        #expect(await server.stop().status == 0)
+        let database = String(server.databaseURL.dropFirst("sqlite:".count))
+        let stopped = await server.stop()
+        #expect(stopped.status == 0)
+        // The server's log and database after the games: the slots' plaintext fields (and the
+        // Desire Sync items only Bob said yes to) appear nowhere. The log did record the game
+        // routes (so the scan read something).
+        #expect(stopped.stderr.contains("/v1/closer/couples/{coupleId}/games/{sessionId}/"), "\(stopped.stderr.suffix(2_000))")
+        var stored = Data()
+        for suffix in ["", "-wal"] { stored.append((try? Data(contentsOf: URL(fileURLWithPath: database + suffix))) ?? Data()) }
+        #expect(stored.range(of: Data("enc:v1:".utf8)) != nil, "the slots' ciphertexts are in what was scanned")
+        for needle in ["\"choices\"", "\"blinded\"", "\"doubleBlinded\"", "\"share\"", "\"role\"", "ds-010", "ds-011"] {
+            #expect(!stopped.stderr.contains(needle), "the log holds \(needle)")
+            #expect(stored.range(of: Data(needle.utf8)) == nil, "the database holds \(needle)")
+        }
     }
 
     func flow(_ server: LiveServer) throws {

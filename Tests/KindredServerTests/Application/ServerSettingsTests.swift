@@ -200,4 +200,21 @@ import Testing
             try await ServerSettings.resolve(flags: .init(), environment: ["KINDRED_APPS_SOULMATE_GOOGLE_JWKS_URL": "ftp://x"])
         }
     }
+
+    @Test func gameLimitsAreCloserSettings() async throws {
+        let defaults = try await ServerSettings.resolve(flags: .init(), environment: [:]).server.closer
+        #expect(defaults.gameSessionsPerHour == 30)
+        #expect(defaults.gamePushInterval == .seconds(600))
+        let set = try await ServerSettings.resolve(flags: .init(), environment: [
+            "KINDRED_CLOSER_GAME_SESSIONS_PER_HOUR": "5", "KINDRED_CLOSER_GAME_PUSH_INTERVAL_MINUTES": "0",
+        ]).server.closer
+        #expect(set.gameSessionsPerHour == 5)
+        #expect(set.gamePushInterval == .zero)
+        await #expect(throws: ServerSettings.Invalid(description: "closer.gameSessionsPerHour must be 1–1000, not 0")) {
+            try await ServerSettings.resolve(flags: .init(), environment: ["KINDRED_CLOSER_GAME_SESSIONS_PER_HOUR": "0"])
+        }
+        await #expect(throws: ServerSettings.Invalid(description: "closer.gamePushIntervalMinutes must be 0–1440, not 2000")) {
+            try await ServerSettings.resolve(flags: .init(), environment: ["KINDRED_CLOSER_GAME_PUSH_INTERVAL_MINUTES": "2000"])
+        }
+    }
 }
