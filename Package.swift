@@ -181,6 +181,8 @@ let package = Package(
                 "KindredAPI",
                 "KindredCrypto",
                 "KindredStore",
+                // App Attest and Play Integrity verification behind the integrity routes.
+                "DeviceIntegrity",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "JWTKit", package: "jwt-kit"),
@@ -212,6 +214,7 @@ let package = Package(
             // Closer's bundled question catalog, loaded at start (CloserCatalog.bundledDocument()).
             resources: [
                 .copy("Catalog/closer-catalog.json"), .copy("Catalog/closer-date-ideas.json"), .copy("Catalog/closer-games.json"),
+                .copy("Catalog/closer-challenges.json"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -291,6 +294,8 @@ let package = Package(
             name: "KindredServer",
             dependencies: [
                 "KindredServerCore",
+                // The integrity settings (ServerSettings+Integrity) parse into its types.
+                "DeviceIntegrity",
                 "CloserServer",
                 "SoulMateServer",
                 "StreakServer",
@@ -602,6 +607,10 @@ let package = Package(
         .testTarget(
             name: "KindredServerCoreTests",
             dependencies: [
+                // App Attest chains and Play Integrity tokens made in the integrity route tests.
+                "DeviceIntegrity",
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
                 "KindredServerTestSupport",
                 "KindredTestSupport",
                 "KindredServerCore",
@@ -685,6 +694,8 @@ let package = Package(
         .testTarget(
             name: "KindredServerTests",
             dependencies: [
+                "DeviceIntegrity",
+                .product(name: "X509", package: "swift-certificates"),
                 "KindredServerTestSupport",
                 "KindredServerCore",
                 "CloserServer",

@@ -75,6 +75,8 @@ public func buildApplication(
             pushTransports: try PushTransports.configured(apps: configuration.apps, client: .shared, clock: clock, logger: logger)
         )
         dependencies.realtime = configuration.realtime
+        dependencies.integrity = configuration.integrity
+        dependencies.operationsToken = configuration.operationsToken
         dependencies.logger = logger
         let parts = try await buildServerParts(dependencies, settings: configuration.domains)
         logger.info(

@@ -40,6 +40,11 @@ public struct ServerConfiguration: Sendable {
         get { domains.billing }
         set { domains.billing = newValue }
     }
+    /// Device integrity: each app's App Attest and Play Integrity settings, and the policy.
+    public var integrity = IntegritySettings()
+    /// `operations.token`: remote clients may read `/metrics` and `/ready` with it as a bearer
+    /// token (a secret: from the environment or the config file); nil: local clients only.
+    public var operationsToken: String?
     /// Verifies Apple and Google identity tokens; nil: `JWKSIdentityVerifier` over the apps' key sets.
     public var identity: (any IdentityVerifying)?
 

@@ -258,6 +258,8 @@ public struct ServerSettings: Sendable {
         server.domains.exeraser = try resolveEraser(config)
         server.admin = try resolveAdmin(config)
         server.billing = try resolveBilling(config)
+        server.integrity = try resolveIntegrity(config)
+        server.operationsToken = try resolveOperationsToken(config)
 
         let levelText = flags.logLevel ?? config.string(forKey: "logLevel", default: "info")
         guard let level = Logger.Level(rawValue: levelText.lowercased()) else {

@@ -20,11 +20,15 @@ final class APIHandler: APIProtocol, Sendable {
     let realtime: RealtimeHub
     let rateLimiter: RateLimiter
     let subscriptions: any SubscriptionService
+    /// Device integrity: challenges, App Attest keys and assertions, Play Integrity verdicts.
+    let integrity: IntegrityService
+    /// Who may read `/metrics` and `/ready`.
+    let operationsAccess: OperationsAccess
 
     init(
         database: Database, metrics: PrometheusCollectorRegistry, contracts: APIContracts, accounts: AccountsController,
         notifications: NotificationsController, realtime: RealtimeHub, rateLimiter: RateLimiter,
-        subscriptions: any SubscriptionService
+        subscriptions: any SubscriptionService, integrity: IntegrityService, operationsAccess: OperationsAccess
     ) {
         self.database = database
         self.metrics = metrics
@@ -34,6 +38,8 @@ final class APIHandler: APIProtocol, Sendable {
         self.realtime = realtime
         self.rateLimiter = rateLimiter
         self.subscriptions = subscriptions
+        self.integrity = integrity
+        self.operationsAccess = operationsAccess
     }
 
     func getHealth(_ input: Operations.GetHealth.Input) async throws -> Operations.GetHealth.Output {
@@ -41,6 +47,7 @@ final class APIHandler: APIProtocol, Sendable {
     }
 
     func getReady(_ input: Operations.GetReady.Input) async throws -> Operations.GetReady.Output {
+        try operationsAccess.check(try RequestScope.require())
         do {
             try await database.ping()
         } catch {
@@ -50,7 +57,8 @@ final class APIHandler: APIProtocol, Sendable {
     }
 
     func getMetrics(_ input: Operations.GetMetrics.Input) async throws -> Operations.GetMetrics.Output {
-        .ok(.init(body: .plainText(HTTPBody(metrics.emitToBuffer()))))
+        try operationsAccess.check(try RequestScope.require())
+        return .ok(.init(body: .plainText(HTTPBody(metrics.emitToBuffer()))))
     }
 
     func getOpenAPIDocument(

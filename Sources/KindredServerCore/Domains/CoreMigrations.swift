@@ -12,6 +12,7 @@ package enum CoreMigrations {
         MigrationDomain("queue", QueueSchema.migrations),
         MigrationDomain("realtime", RealtimeSchema.migrations),
         MigrationDomain("notifications", NotificationsSchema.migrations),
+        MigrationDomain("integrity", IntegritySchema.migrations),
     ]
 
     /// The migrator of the core and `domains`, in registration order.

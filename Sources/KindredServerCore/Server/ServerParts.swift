@@ -41,6 +41,11 @@ public struct Dependencies: Sendable {
     /// Whether the hottest operations are served by their direct handlers (`DirectRoutes`);
     /// false serves every operation through the generated server (the comparison tests).
     public var directRoutes = true
+    /// Device integrity: each app's App Attest and Play Integrity settings, and the policy.
+    public var integrity = IntegritySettings()
+    /// The bearer token that lets remote clients read `/metrics` and `/ready`
+    /// (`operations.token`); nil: local clients only.
+    public var operationsToken: String?
 
     /// Creates the dependencies.
     public init(
@@ -70,6 +75,7 @@ extension UserDataRegistry {
         registry.register(AccountsController.userDataEntry)
         registry.register(NotificationsSchema.userDataEntry)
         registry.register(RealtimeSchema.userDataEntry)
+        registry.register(IntegritySchema.userDataEntry)
         for domain in domains {
             for entry in domain.userData { registry.register(entry) }
         }
@@ -135,6 +141,10 @@ package func buildServerParts(_ dependencies: Dependencies, domains: [any Server
         dependencies, tokens: tokens, realtime: realtime.publisher, outbox: notifications.outbox,
         userData: .server(domains: domains)
     )
+    let integrity = IntegrityService(database: dependencies.database, clock: dependencies.clock, settings: dependencies.integrity)
+    if !dependencies.integrity.policy.rules.isEmpty {
+        router.add(middleware: IntegrityMiddleware(service: integrity, accounts: accounts))
+    }
     let services = DomainServices()
     services.provide(AdminOverviews(sections: domains.compactMap { $0.adminOverview(environment: environment) }))
     let transport = KindredTransport(router: router, direct: DirectRoutes())
@@ -155,7 +165,9 @@ package func buildServerParts(_ dependencies: Dependencies, domains: [any Server
         notifications: notifications,
         realtime: realtime,
         rateLimiter: RateLimiter(database: dependencies.database, clock: dependencies.clock),
-        subscriptions: services.get((any SubscriptionService).self) ?? UnavailableSubscriptions()
+        subscriptions: services.get((any SubscriptionService).self) ?? UnavailableSubscriptions(),
+        integrity: integrity,
+        operationsAccess: OperationsAccess(token: dependencies.operationsToken)
     )
     try operations.registerHandlers(
         on: KindredTransport(router: router, direct: dependencies.directRoutes ? operations.directRoutes() : DirectRoutes()),

@@ -217,4 +217,13 @@ import Testing
             try await ServerSettings.resolve(flags: .init(), environment: ["KINDRED_CLOSER_GAME_PUSH_INTERVAL_MINUTES": "2000"])
         }
     }
+
+    @Test func theOperationsTokenIsASecretOfAtLeast32Characters() async throws {
+        #expect(try await ServerSettings.resolve(flags: .init(), environment: [:]).server.operationsToken == nil)
+        let token = String(repeating: "k", count: 40)
+        #expect(try await ServerSettings.resolve(flags: .init(), environment: ["KINDRED_OPERATIONS_TOKEN": token]).server.operationsToken == token)
+        await #expect(throws: ServerSettings.Invalid(description: "operations.token must be 32–512 visible ASCII characters (for example: openssl rand -hex 32)")) {
+            try await ServerSettings.resolve(flags: .init(), environment: ["KINDRED_OPERATIONS_TOKEN": "short"])
+        }
+    }
 }
