@@ -11,6 +11,7 @@ extension AdminConsole {
         group.get("jobs") { request, _ in try await jobsPage(request) }
         group.post("jobs/run") { request, context in try await runJob(request, context: context) }
         group.get("queues") { request, _ in try await queuesPage(request) }
+        group.get("push") { request, _ in try await pushPage(request) }
         group.get("audit") { request, _ in try await auditPage(request) }
         group.get("operators") { request, _ in try await operatorsPage(request) }
         group.post("operators") { request, context in try await createOperator(request, context: context) }

@@ -57,7 +57,7 @@ extension AdminViews {
     /// Which navigation link is the current page (`aria-current`).
     struct Nav {
         var overview = false, users = false, subscriptions = false, jobs = false, queues = false, deadLetters = false
-        var audit = false, operators = false
+        var audit = false, operators = false, push = false, realtime = false
     }
 
     /// One account in a list.

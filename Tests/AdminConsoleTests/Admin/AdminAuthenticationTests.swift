@@ -16,7 +16,7 @@ import Testing
         try await AdminTestApp.run { _, client in
             let pages = [
                 "/admin", "/admin/subscriptions", "/admin/subscriptions/user-1", "/admin/dead-letters", "/admin/users",
-                "/admin/users/user-1", "/admin/jobs", "/admin/queues", "/admin/audit", "/admin/operators",
+                "/admin/users/user-1", "/admin/jobs", "/admin/queues", "/admin/push", "/admin/audit", "/admin/operators",
             ]
             for path in pages {
                 let response = try await client.adminGet(path)
