@@ -19,6 +19,8 @@ struct CloserController: Sendable {
     let dateIdeas: DateIdeasCatalog
     /// The game packs (bundled and imported), loaded at start.
     let games: GamesCatalog
+    /// The connection challenges (bundled and imported), loaded at start.
+    var challenges: ChallengesCatalog = .bundled
     let settings: CloserSettings
     let entitlements: any CloserEntitlements
     let events: CloserEvents

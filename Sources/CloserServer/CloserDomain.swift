@@ -49,7 +49,8 @@ package struct CloserDomain: ServerDomain {
             database: server.environment.database, clock: server.environment.clock,
             catalog: try await CloserCatalog.load(from: server.environment.database),
             dateIdeas: try await DateIdeasCatalog.load(from: server.environment.database),
-            games: try await GamesCatalog.load(from: server.environment.database), settings: settings,
+            games: try await GamesCatalog.load(from: server.environment.database),
+            challenges: try await ChallengesCatalog.load(from: server.environment.database), settings: settings,
             entitlements: premium(server.environment),
             events: CloserEvents(outbox: server.outbox, relay: server.platform.realtime),
             membershipChanged: { userID in try? await realtime.membershipChanged(user: userID) }

@@ -38,6 +38,9 @@ public enum CloserJobs {
                 return "sent \(sent) daily-question reminders"
             }
         )
+        try OutcomeReminders.register(on: platform)
+        try CapsuleUnlocks.register(on: platform)
+        try ChallengeReminders.register(on: platform)
         try platform.jobs.register(
             Job("closer.purge-invites", schedule: "23 * * * *") { context in
                 let now = context.clock.now().millisecondsSince1970

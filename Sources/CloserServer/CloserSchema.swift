@@ -9,7 +9,7 @@ import SQLKit
 /// someone leaves) deletes all the couple's content in one statement.
 enum CloserSchema {
     /// The Closer migrations, in order.
-    static let migrations: [Migration] = [createCloser, createDates, createGames]
+    static let migrations: [Migration] = [createCloser, createDates, createGames, createOutcomesCapsules, createChallenges]
 
     /// Catalog imports, invites and attempts, couples and members, device keys, daily questions,
     /// answers, release keys, threads and their messages, reminder locks.
@@ -212,7 +212,7 @@ enum CloserSchema {
     /// either column) cascades to everything the couple owns, the partner's answers included.
     static let userDataEntry = UserDataEntry(
         domain: "closer",
-        tables: gamesUserDataTables + datesUserDataTables + [
+        tables: challengesUserDataTables + outcomesCapsulesUserDataTables + gamesUserDataTables + datesUserDataTables + [
             UserDataTable("closer_release_keys"),
             UserDataTable("closer_thread_messages"),
             UserDataTable("closer_answers"),

@@ -2,6 +2,7 @@ import KindredServerCore
 import Foundation
 import KindredStore
 import SQLKit
+import Crypto
 
 /// The question catalog the server serves read-only: the bundled packs merged with the packs
 /// operators imported (an imported pack replaces a bundled pack with the same id). Loaded at
@@ -51,6 +52,9 @@ public struct CloserCatalog: Sendable {
     public let questionsByID: [String: Question]
     /// The pack couples start with: the first free pack with an active question.
     public let defaultPackID: String?
+    /// A digest of the merged document (served as the catalog's `version`; devices refresh
+    /// their local copy when it changes).
+    public let version: String
 
     /// Builds the runtime catalog from a validated document.
     /// - Throws: `CloserCatalogError` when the document breaks a rule.
@@ -78,6 +82,15 @@ public struct CloserCatalog: Sendable {
         self.packsByID = Dictionary(uniqueKeysWithValues: packs.map { ($0.id, $0) })
         self.questionsByID = questionsByID
         self.defaultPackID = packs.first { !$0.isPremium && !$0.activeQuestions.isEmpty }?.id
+        self.version = Self.digest(of: document)
+    }
+
+    /// The first 16 bytes of SHA-256 over the document's sorted-key JSON, in hex.
+    static func digest(of document: CloserCatalogDocument) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let data = (try? encoder.encode(document)) ?? Data()
+        return SHA256.hash(data: data).prefix(16).map { String(format: "%02x", $0) }.joined()
     }
 
     /// The catalog bundled with the server (`closer-catalog.json`).

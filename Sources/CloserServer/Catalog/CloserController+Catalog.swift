@@ -6,6 +6,7 @@ extension CloserController {
     /// Every pack and category.
     func catalogDocument() -> Components.Schemas.CloserCatalog {
         Components.Schemas.CloserCatalog(
+            version: catalog.version,
             packs: catalog.packs.map {
                 .init(
                     id: $0.id, title: $0.title, description: $0.description, isPremium: $0.isPremium,

@@ -28,12 +28,23 @@ extension CloserController {
                     .values(SQLBind(code), SQLBind(userID), SQLBind("pending"), SQLBind(now), SQLBind(expires))
                     .ignoringConflicts().run()
                 if let stored = try await InviteRecord.load(code, on: sql), stored.inviterID == userID, stored.createdAt == now {
+                    // The seed's `notification_queue` entry for the inviter, in the same transaction.
+                    try await events.outbox.enqueue(Self.inviteCreatedNotification(userID: userID, expiresAt: expires), on: sql)
                     return stored
                 }
             }
             throw KindredError.internal
         }
         return invite.api(now: now)
+    }
+
+    /// The inviter's record of a new invite (no code in the payload: pushes carry no content).
+    static func inviteCreatedNotification(userID: String, expiresAt: Int64) -> OutgoingNotification {
+        OutgoingNotification(
+            userID: userID, app: .closer, type: .closerInviteCreated, title: "Your invite is ready",
+            body: "Share it with your partner; it is valid for 24 hours.",
+            data: ["event": "closer.invite_created", "expiresAt": String(expiresAt)], collapseID: "closer.invite_created:\(userID)"
+        )
     }
 
     /// The caller's invite.

@@ -16,6 +16,9 @@ struct CloserCommand: AsyncParsableCommand {
             CloserAnswerCommand.self, CloserRevealCommand.self, CloserHistoryCommand.self, CloserPhraseCommand.self,
             CloserRecoverCommand.self, CloserNudgeCommand.self, CloserLeaveCommand.self, CloserThreadCommand.self,
             CloserDatesCommand.self, CloserBucketCommand.self, CloserPlayCommand.self, CloserGamesCommand.self,
+            CloserCheckinCommand.self, CloserCapsuleCommand.self,
+            CloserChallengeCommand.self, CloserChallengesCommand.self,
+            CloserPartnerCommand.self, CloserMigrateCommand.self,
         ]
     )
 }

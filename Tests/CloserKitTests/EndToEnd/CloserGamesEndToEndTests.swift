@@ -13,21 +13,6 @@ import Testing
         folder = try TemporaryDirectory()
     }
 
-    /// The JSON document a successful `--json` command printed.
-    func json(_ phone: CloserPhone, _ arguments: [String]) throws -> [String: Any] {
-        let text = try phone.succeed(arguments + ["--json"])
-        #expect(text.split(separator: "\n").count == 1, "one document: \(text)")
-        return try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], "\(text)")
-    }
-
-    /// The error code of a `--json` command that must fail, and its standard error.
-    func failure(_ phone: CloserPhone, _ arguments: [String]) throws -> (code: String?, stderr: String) {
-        let result = try phone.run(arguments + ["--json"])
-        #expect(result.status != 0)
-        let object = try? JSONSerialization.jsonObject(with: Data(result.stdout)) as? [String: Any]
-        return ((object?["error"] as? [String: Any])?["code"] as? String, result.stderr)
-    }
-
     @Test(.timeLimit(.minutes(4)))
     func twoPhonesPlayAllFourGames() async throws {
         let server = try await LiveServer()
@@ -62,51 +47,51 @@ import Testing
         #expect(try bob.succeed(["accept", share]).hasPrefix("paired: couple "))
 
         // This or That: 20 of 35 pairs alike.
-        let tot = try #require(try json(alice, ["play", "this-or-that", "start"])["id"] as? String)
-        let waiting = try json(alice, ["play", "this-or-that", "answer", tot, String(repeating: "a", count: 35)])
+        let tot = try #require(try alice.json(["play", "this-or-that", "start"])["id"] as? String)
+        let waiting = try alice.json(["play", "this-or-that", "answer", tot, String(repeating: "a", count: 35)])
         #expect(waiting["status"] as? String == "committing")
         #expect(waiting["waitingFor"] as? String == "your partner")
-        _ = try json(bob, ["play", "this-or-that", "answer", tot, String(repeating: "a", count: 20) + String(repeating: "b", count: 15)])
+        _ = try bob.json(["play", "this-or-that", "answer", tot, String(repeating: "a", count: 20) + String(repeating: "b", count: 15)])
         for phone in [alice, bob] {
-            let result = try json(phone, ["play", "this-or-that", "result", tot])
+            let result = try phone.json(["play", "this-or-that", "result", tot])
             #expect(result["status"] as? String == "finished")
             let score = result["score"] as? [String: Any]
             #expect(score?["matches"] as? Int == 20 && score?["total"] as? Int == 35)
         }
         #expect(try alice.succeed(["play", "this-or-that", "result", tot]).contains("score: 20/35 (57%)"))
-        #expect(try failure(alice, ["play", "this-or-that", "answer", tot, "ab"]).code == "invalid_input")
+        #expect(try alice.failure(["play", "this-or-that", "answer", tot, "ab"]).code == "invalid_input")
 
         // How Well: alice about herself, bob guesses; 10 right.
-        let hw = try #require(try json(bob, ["play", "how-well", "start"])["id"] as? String)
+        let hw = try #require(try bob.json(["play", "how-well", "start"])["id"] as? String)
         let mine = String(String(repeating: "abcd", count: 9).prefix(35))
-        _ = try json(alice, ["play", "how-well", "answer", hw, "--role", "self", mine])
+        _ = try alice.json(["play", "how-well", "answer", hw, "--role", "self", mine])
         // The first 10 as alice answered, the other 25 wrong.
         let guesses = String(mine.prefix(10)) + String(mine.dropFirst(10).map { $0 == "a" ? "b" : "a" })
-        _ = try json(bob, ["play", "how-well", "answer", hw, "--role", "guess", guesses])
+        _ = try bob.json(["play", "how-well", "answer", hw, "--role", "guess", guesses])
         for phone in [alice, bob] {
-            let score = try json(phone, ["play", "how-well", "result", hw])["score"] as? [String: Any]
+            let score = try phone.json(["play", "how-well", "result", hw])["score"] as? [String: Any]
             #expect(score?["matches"] as? Int == 10, "\(String(describing: score))")
         }
 
         // Spin the Wheel: both phones land on the same segment.
-        let wheel = try #require(try json(alice, ["play", "wheel", "start"])["id"] as? String)
-        _ = try json(alice, ["play", "wheel", "answer", wheel])
-        _ = try json(bob, ["play", "wheel", "answer", wheel])
-        let spinA = try json(alice, ["play", "wheel", "result", wheel])
-        let spinB = try json(bob, ["play", "wheel", "result", wheel])
+        let wheel = try #require(try alice.json(["play", "wheel", "start"])["id"] as? String)
+        _ = try alice.json(["play", "wheel", "answer", wheel])
+        _ = try bob.json(["play", "wheel", "answer", wheel])
+        let spinA = try alice.json(["play", "wheel", "result", wheel])
+        let spinB = try bob.json(["play", "wheel", "result", wheel])
         #expect(spinA["wheelIndex"] as? Int != nil)
         #expect(spinA["wheelIndex"] as? Int == spinB["wheelIndex"] as? Int)
         #expect(spinA["wheelItem"] as? String == spinB["wheelItem"] as? String)
 
         // Desire Sync: two rounds; each phone learns the overlap and the other's set size.
-        let ds = try #require(try json(alice, ["play", "desire-sync", "start"])["id"] as? String)
-        #expect(try failure(alice, ["play", "desire-sync", "answer", ds] + (1...18).map { String(format: "ds-%03d", $0) }).code == "invalid_input")
-        _ = try json(alice, ["play", "desire-sync", "answer", ds, "ds-001", "ds-002", "ds-003"])
-        _ = try json(bob, ["play", "desire-sync", "answer", ds, "ds-002", "ds-003", "ds-010", "ds-011"])
-        #expect(try json(alice, ["play", "desire-sync", "result", ds])["status"] as? String != "finished")
-        _ = try json(bob, ["play", "desire-sync", "result", ds])
-        let dsA = try json(alice, ["play", "desire-sync", "result", ds])
-        let dsB = try json(bob, ["play", "desire-sync", "result", ds])
+        let ds = try #require(try alice.json(["play", "desire-sync", "start"])["id"] as? String)
+        #expect(try alice.failure(["play", "desire-sync", "answer", ds] + (1...18).map { String(format: "ds-%03d", $0) }).code == "invalid_input")
+        _ = try alice.json(["play", "desire-sync", "answer", ds, "ds-001", "ds-002", "ds-003"])
+        _ = try bob.json(["play", "desire-sync", "answer", ds, "ds-002", "ds-003", "ds-010", "ds-011"])
+        #expect(try alice.json(["play", "desire-sync", "result", ds])["status"] as? String != "finished")
+        _ = try bob.json(["play", "desire-sync", "result", ds])
+        let dsA = try alice.json(["play", "desire-sync", "result", ds])
+        let dsB = try bob.json(["play", "desire-sync", "result", ds])
         #expect(dsA["status"] as? String == "finished")
         #expect(dsA["overlap"] as? [String] == ["ds-002", "ds-003"])
         #expect(dsB["overlap"] as? [String] == ["ds-002", "ds-003"])
@@ -114,7 +99,7 @@ import Testing
         #expect(dsB["partnerSetSize"] as? Int == 3)
 
         // A premium pack for a free couple: the server's code, one line on standard error.
-        let premium = try failure(alice, ["play", "this-or-that", "start", "--pack", "tot-romance"])
+        let premium = try alice.failure(["play", "this-or-that", "start", "--pack", "tot-romance"])
         #expect(premium.code == "premium_required")
         #expect(premium.stderr.split(separator: "\n").count == 1, "\(premium.stderr)")
     }

@@ -1,5 +1,6 @@
 import Foundation
 import KindredTestSupport
+import Testing
 
 /// One simulated phone: `kindred closer …` with its own `--profile` folder against a live server.
 struct CloserPhone {
@@ -25,6 +26,22 @@ struct CloserPhone {
             throw PhoneFailure(description: "kindred closer \(arguments.joined(separator: " ")) exited \(result.status): \(result.stderr)")
         }
         return result.text
+    }
+
+    /// The JSON document a successful `--json` command printed (exactly one line).
+    func json(_ arguments: [String]) throws -> [String: Any] {
+        let text = try succeed(arguments + ["--json"])
+        #expect(text.split(separator: "\n").count == 1, "one document: \(text)")
+        return try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], "\(text)")
+    }
+
+    /// The error code of a `--json` command that must fail, and its standard error (never empty).
+    func failure(_ arguments: [String]) throws -> (code: String?, stderr: String) {
+        let result = try run(arguments + ["--json"])
+        #expect(result.status != 0, "kindred closer \(arguments.joined(separator: " ")) succeeded")
+        #expect(!result.stderr.isEmpty)
+        let object = try? JSONSerialization.jsonObject(with: Data(result.stdout)) as? [String: Any]
+        return ((object?["error"] as? [String: Any])?["code"] as? String, result.stderr)
     }
 
     /// Signs up `name@example.com`.

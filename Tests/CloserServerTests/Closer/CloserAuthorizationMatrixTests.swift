@@ -34,6 +34,7 @@ import Testing
         Route(method: .get, path: "/v1/closer/questions/everyday-001", expected: [200, 200, 200, 200, 401]),
         Route(method: .get, path: "/v1/closer/couple", expected: [200, 200, 404, 404, 401]),
         Route(method: .get, path: "/v1/closer/couples/{c}", expected: [200, 200, 404, 404, 401]),
+        Route(method: .get, path: "/v1/closer/couples/{c}/partner", expected: [200, 200, 404, 404, 401]),
         // The couple's own zone (the default): another zone could move "today" past its 23:00
         // boundary at some hours of the day, and the later POST …/today would assign afresh (201).
         Route(method: .patch, path: "/v1/closer/couples/{c}/settings", body: #"{"timeZone":"America/Chicago"}"#, expected: [200, 200, 404, 404, 401]),
@@ -94,6 +95,13 @@ import Testing
             method: .put, path: "/v1/closer/couples/{c}/games/{g}/rounds/1/opening",
             body: #"{"ciphertext":"enc:v1:\#(CloserFixtures.base64(60))","nonce":"\#(CloserFixtures.base64(32))"}"#, expected: [409, 409, 404, 404, 401]
         ),
+        // Challenges (`{h}` an instance the member joined; the partner joins another one).
+        Route(method: .get, path: "/v1/closer/challenges", expected: [200, 200, 200, 200, 401]),
+        Route(method: .get, path: "/v1/closer/couples/{c}/challenges", expected: [200, 200, 404, 404, 401]),
+        Route(method: .get, path: "/v1/closer/couples/{c}/challenges/{h}", expected: [200, 200, 404, 404, 401]),
+        Route(method: .put, path: "/v1/closer/couples/{c}/challenges/{h}/days/1", expected: [200, 200, 404, 404, 401]),
+        Route(method: .post, path: "/v1/closer/couples/{c}/challenges", body: #"{"challengeId":"listen-5"}"#, expected: [201, 201, 404, 404, 401]),
+        Route(method: .delete, path: "/v1/closer/couples/{c}/challenges/{h}", expected: [200, 200, 404, 404, 401]),
         Route(method: .post, path: "/v1/closer/invites", expected: [409, 409, 201, 403, 401]),
         Route(method: .get, path: "/v1/closer/invites/ZZZZZZ", expected: [404, 404, 404, 404, 401]),
         Route(method: .get, path: "/v1/closer/invites/ZZZZZZ/parameters", expected: [404, 404, 404, 403, 401]),
@@ -133,6 +141,9 @@ import Testing
             let gameID = client.object(try await client.call(
                 .post, "/v1/closer/couples/\(pair.coupleID)/games", token: member.accessToken, json: #"{"kind":"this_or_that","packId":"tot-everyday"}"#
             ))["id"] as? String ?? ""
+            let challengeID = client.object(try await client.call(
+                .post, "/v1/closer/couples/\(pair.coupleID)/challenges", token: member.accessToken, json: #"{"challengeId":"gratitude-7"}"#
+            ))["id"] as? String ?? ""
             let token: String? = switch caller {
             case .member: member.accessToken
             case .partner: partner.accessToken
@@ -146,7 +157,7 @@ import Testing
                 let path = route.path.replacingOccurrences(of: "{c}", with: pair.coupleID).replacingOccurrences(of: "{d}", with: date)
                     .replacingOccurrences(of: "{m}", with: member.user.id).replacingOccurrences(of: "{t}", with: threadID)
                     .replacingOccurrences(of: "{p}", with: planID).replacingOccurrences(of: "{b}", with: itemID)
-                    .replacingOccurrences(of: "{g}", with: gameID)
+                    .replacingOccurrences(of: "{g}", with: gameID).replacingOccurrences(of: "{h}", with: challengeID)
                 let body = route.body.map {
                     $0.replacingOccurrences(of: "{SEALED}", with: CloserFixtures.sealedAnswer()).replacingOccurrences(of: "{MESSAGE}", with: message)
                         .replacingOccurrences(of: "{PUB}", with: publicKey)
@@ -173,7 +184,7 @@ import Testing
                 path: route.path.replacingOccurrences(of: "{c}", with: id).replacingOccurrences(of: "{d}", with: "2026-01-05")
                     .replacingOccurrences(of: "{m}", with: id).replacingOccurrences(of: "{t}", with: id)
                     .replacingOccurrences(of: "{p}", with: id).replacingOccurrences(of: "{b}", with: id)
-                    .replacingOccurrences(of: "{g}", with: id),
+                    .replacingOccurrences(of: "{g}", with: id).replacingOccurrences(of: "{h}", with: id),
                 body: route.body.map {
                     $0.replacingOccurrences(of: "{SEALED}", with: CloserFixtures.sealedAnswer()).replacingOccurrences(of: "{MESSAGE}", with: message)
                         .replacingOccurrences(of: "{PUB}", with: publicKey)

@@ -56,7 +56,7 @@ import Testing
             }
             let toA = try await notified(a.user.id), toB = try await notified(b.user.id)
             // The test clock stands still, so both lists are compared as sets of types.
-            #expect(toA.sorted() == ["invite_accepted", "partner_answered", "thread_message"])
+            #expect(toA.sorted() == ["invite_accepted", "invite_created", "partner_answered", "thread_message"])
             #expect(toB.sorted() == ["gentle_reminder", "keys_released", "partner_answered"])
         }
     }

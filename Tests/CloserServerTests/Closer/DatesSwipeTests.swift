@@ -93,7 +93,7 @@ import Testing
 
             let sql = app.database.sql
             // Each partner gets one push (the inviter also had the invite's).
-            #expect(try await DatesFixtures.notifications(of: couple.a.user.id, on: sql) == ["date_match", "invite_accepted"])
+            #expect(try await DatesFixtures.notifications(of: couple.a.user.id, on: sql) == ["date_match", "invite_accepted", "invite_created"])
             #expect(try await DatesFixtures.notifications(of: couple.b.user.id, on: sql) == ["date_match"])
             #expect(try await DatesFixtures.events(of: couple.pair.coupleID, on: sql) == ["closer.invite_accepted", "closer.date_match"])
 
