@@ -19,7 +19,8 @@ import Testing
             )
             #expect(platform.jobs.jobs.map(\.name)
                 == [
-                "accounts.purge-expired-tokens", "admin.purge-sessions", "closer.assign-daily-questions", "closer.daily-reminders", "closer.purge-invites",
+                "accounts.purge-expired-tokens", "admin.purge-sessions", "closer.assign-daily-questions", "closer.challenge-reminders",
+                "closer.daily-reminders", "closer.outcomes-reminders", "closer.purge-invites", "closer.unlock-capsules",
                 "exeraser.prune-analytics", "notifications.purge-sent", "platform.prune-queue-keys", "platform.prune-rate-limits", "realtime.prune-events",
                 "soulmate.cleanup-envelopes", "streaksync.prune-scores"])
             let early = try await platform.jobs.runNow("accounts.purge-expired-tokens")
