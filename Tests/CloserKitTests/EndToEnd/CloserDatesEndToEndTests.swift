@@ -14,14 +14,7 @@ import Testing
 
     @Test(.timeLimit(.minutes(4)))
     func twoPhonesSwipeMatchPlanAndKeepABucketList() async throws {
-        let server = try await LiveServer()
-        do {
-            try flow(server)
-        } catch {
-            _ = await server.stop()
-            throw error
-        }
-        #expect(await server.stop().status == 0)
+        #expect(try await LiveServer.running { try flow($0) }.stopped.status == 0)
     }
 
     func flow(_ server: LiveServer) throws {
