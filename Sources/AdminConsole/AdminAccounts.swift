@@ -36,7 +36,7 @@ struct AdminAppAccounts: Sendable, Equatable {
 /// The console's reads of the core's account tables: search, a user's sessions and push
 /// tokens, and the overview's account numbers. Every query reads an index: users by primary
 /// key or (app, created_at), credentials by (app, provider, subject), sessions by user or expiry,
-/// push tokens by user. Name search is the one exception: a LIKE over names, stopped at `limit`.
+/// push tokens by user, names by their lower-cased indexes (`accounts_0005_console_indexes`).
 struct AdminAccounts: Sendable {
     let database: Database
     let clock: any WallClock
@@ -44,6 +44,9 @@ struct AdminAccounts: Sendable {
     let apps: [String]
     /// The refresh token lifetime: a session's `expires_at` is its last refresh plus this.
     let refreshLifetime: Duration
+    /// Each app's account totals, counted at most every five minutes (the overview adds the
+    /// accounts created since).
+    let totals = AdminAccountTotals()
 
     /// Accounts matching `text`: the id exactly, a password e-mail exactly (per app), or a name
     /// starting with it; optionally of one app; at most `limit`.
@@ -59,18 +62,33 @@ struct AdminAccounts: Sendable {
                 add(try row.decode(column: "user_id", as: String.self))
             }
         }
-        if ids.count < limit {
-            let pattern = Self.likePrefix(text)
-            var query = sql.select().column("id").from("kindred_users")
-                .where { group in
-                    group.where(SQLQueryString("LOWER(display_name) LIKE \(bind: pattern) ESCAPE '\\'"))
-                        .orWhere(SQLQueryString("LOWER(first_name) LIKE \(bind: pattern) ESCAPE '\\'"))
-                        .orWhere(SQLQueryString("LOWER(last_name) LIKE \(bind: pattern) ESCAPE '\\'"))
-                }
-            if let app { query = query.where("app", .equal, app) }
+        if ids.count < limit, !text.isEmpty {
+            let query = Self.nameMatches(text, app: app, on: sql)
             for row in try await query.limit(limit).all() { add(try row.decode(column: "id", as: String.self)) }
         }
         return try await rows(ids: Array(ids.prefix(limit)), app: app)
+    }
+
+    /// Accounts with a name (display, first or last) starting with `text`, case-insensitively:
+    /// one range per name column of its lower-cased index (`kindred_users_display_name`, …), in
+    /// code-point order, so at a million accounts the search reads the matches, not every account.
+    static func nameMatches(_ text: String, app: String?, on sql: any SQLDatabase) -> SQLSelectBuilder {
+        let collation = sql.dialect.codePointCollation
+        let low = text.lowercased()
+        let high = low + "\u{10FFFF}"
+        let query = sql.select().column("id").from("kindred_users")
+            .where { group in
+                var group = group
+                for column in ["display_name", "first_name", "last_name"] {
+                    group = group.orWhere(SQLQueryString("""
+                        (\(ident: column) IS NOT NULL AND LOWER(\(ident: column))\(unsafeRaw: collation) >= \(bind: low) \
+                        AND LOWER(\(ident: column))\(unsafeRaw: collation) < \(bind: high))
+                        """))
+                }
+                return group
+            }
+        if let app { query.where("app", .equal, app) }
+        return query
     }
 
     /// The newest accounts of `app` (index `kindred_users_app_created`), `limit` from `offset`.
@@ -157,37 +175,28 @@ struct AdminAccounts: Sendable {
         let nowMS = now.millisecondsSince1970
         let day: Int64 = 86_400_000
         let activeSince = nowMS + refreshLifetime.milliseconds - day
+        let snapshot = try await totals.current(now: nowMS, database: database, apps: apps)
         var result: [AdminAppAccounts] = []
         for app in apps {
-            func count(since: Int64?) async throws -> Int {
-                var query = sql.select().column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n").from("kindred_users")
-                    .where("app", .equal, app)
-                if let since { query = query.where("created_at", .greaterThanOrEqual, since) }
-                return try await query.first()?.decode(column: "n", as: Int.self) ?? 0
+            func count(since: Int64) async throws -> Int {
+                try await sql.select().column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n").from("kindred_users")
+                    .where("app", .equal, app).where("created_at", .greaterThanOrEqual, since)
+                    .first()?.decode(column: "n", as: Int.self) ?? 0
             }
             let series = try await AdminOverviews.dailySeries(
                 sql, table: "kindred_users", timeColumn: "created_at", equal: [("app", app)], now: now
             )
+            // Index `kindred_sessions_active` (app, expires_at, user_id) for live sessions.
             let active = try await sql.select()
                 .column(SQLFunction("COUNT", args: SQLDistinct(SQLIdentifier("user_id"))), as: "n").from("kindred_sessions")
-                .where("expires_at", .greaterThan, activeSince).where("app", .equal, app)
+                .where("app", .equal, app).where("expires_at", .greaterThan, activeSince)
                 .where("revoked_at", .is, SQLLiteral.null).first()?.decode(column: "n", as: Int.self) ?? 0
             result.append(AdminAppAccounts(
-                app: app, total: try await count(since: nil), today: series.last ?? 0,
+                app: app, total: (snapshot.totals[app] ?? 0) + (try await count(since: snapshot.takenAt)), today: series.last ?? 0,
                 week: try await count(since: nowMS - 7 * day), month: try await count(since: nowMS - 30 * day),
                 activeDay: active, series: series
             ))
         }
         return result
-    }
-
-    /// `text` lower-cased, with LIKE's wildcards escaped, followed by `%`.
-    static func likePrefix(_ text: String) -> String {
-        var escaped = ""
-        for character in text.lowercased() {
-            if character == "%" || character == "_" || character == "\\" { escaped.append("\\") }
-            escaped.append(character)
-        }
-        return escaped + "%"
     }
 }

@@ -6,7 +6,7 @@ import KindredStore
 extension AdminConsole {
     /// `GET /admin/login`: the form, with a fresh login CSRF token in a cookie and in the form.
     func loginPage(_ request: Request, context: KindredRequestContext) async throws -> Response {
-        if let token = request.cookies[Self.sessionCookie]?.value, try await sessions.resume(token: token) != nil {
+        if try await liveSession(request) != nil {
             return Self.redirect(to: "/admin")
         }
         return loginForm(request, context: context, email: "", error: nil, status: .ok)

@@ -12,9 +12,11 @@ extension AdminConsole {
         group.post("jobs/run") { request, context in try await runJob(request, context: context) }
         group.get("queues") { request, _ in try await queuesPage(request) }
         group.get("push") { request, _ in try await pushPage(request) }
+        group.get("realtime") { request, _ in try await realtimePage(request) }
         group.get("audit") { request, _ in try await auditPage(request) }
         group.get("operators") { request, _ in try await operatorsPage(request) }
         group.post("operators") { request, context in try await createOperator(request, context: context) }
+        group.post("operators/time-zone") { request, context in try await setTimeZone(request, context: context) }
         group.post("operators/:id/:action") { request, context in try await operatorAction(request, context: context) }
     }
 
@@ -49,7 +51,15 @@ extension AdminConsole {
         return Self.redirect(to: "/admin/jobs")
     }
 
-    /// `GET /admin/queues`: each queue's depth, due items, retries, oldest item's age, dead letters.
+    /// The mean per minute of a series, with one decimal (`0.4`, `12`, `1,250.5`).
+    static func perMinute(_ series: [Int]) -> String {
+        guard !series.isEmpty else { return "0" }
+        let tenths = (series.reduce(0, +) * 10 + series.count / 2) / series.count
+        return tenths % 10 == 0 ? AdminFormat.number(tenths / 10) : "\(AdminFormat.number(tenths / 10)).\(tenths % 10)"
+    }
+
+    /// `GET /admin/queues`: each queue's depth, due items, retries, oldest item's age, dead
+    /// letters, and its last hour: items completed (per minute), failed attempts, dead-lettered.
     func queuesPage(_ request: Request) async throws -> Response {
         let session = try await session(request)
         let now = sessions.clock.now()
@@ -60,7 +70,14 @@ extension AdminConsole {
                 oldestAge: state.oldest.map { AdminFormat.age(milliseconds: now.millisecondsSince1970 - $0.millisecondsSince1970) } ?? "—",
                 deadLetters: AdminFormat.number(state.deadLetters),
                 deadLettersLink: AdminViews.link("/admin/dead-letters", [("queue", state.queue)]),
-                hasDeadLetters: state.deadLetters > 0
+                hasDeadLetters: state.deadLetters > 0,
+                completed: Stat(
+                    label: "Completed here, last hour", value: state.completed.reduce(0, +),
+                    series: state.completed.isEmpty ? nil : state.completed, unit: .minutes
+                ),
+                perMinute: state.completed.isEmpty ? "0" : Self.perMinute(state.completed),
+                failed: AdminFormat.number(state.failed.reduce(0, +)),
+                deadLetteredLastHour: AdminFormat.number(state.deadLetteredLastHour)
             )
         }
         let view = AdminViews.Queues(session: Self.view(session), notice: try await sessions.takeFlash(session), queues: rows)

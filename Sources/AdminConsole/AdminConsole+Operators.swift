@@ -81,7 +81,8 @@ extension AdminConsole {
                     isSelf: item.id == session.operatorID
                 )
             },
-            error: error, email: email
+            error: error, email: email,
+            timeZone: session.timeZone.name, zones: Self.zoneOptions(selected: session.timeZone)
         )
         return templates.page("operators", view)
     }

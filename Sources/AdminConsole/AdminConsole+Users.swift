@@ -82,7 +82,7 @@ extension AdminConsole {
         return templates.page("user", view)
     }
 
-    /// `POST /admin/users/:user/{disable,enable,revoke,revoke-all,delete}` (CSRF-checked):
+    /// `POST /admin/users/:user/{export,disable,enable,revoke,revoke-all,delete}` (CSRF-checked):
     /// `revoke` takes `session=`, `delete` takes `confirm=` equal to the user's id. Each is
     /// audited, then 303 to the user's page (the list after a delete).
     func userAction(_ request: Request, context: KindredRequestContext) async throws -> Response {
@@ -92,6 +92,8 @@ extension AdminConsole {
         guard try await administration.show(id: userID) != nil else { throw AdminRefusal.notFound("user \(userID)") }
         let notice: String
         switch action {
+        case "export":
+            return try await exportUser(userID, session: session)
         case "disable", "enable":
             _ = try await administration.setDisabled(id: userID, action == "disable")
             notice = action == "disable" ? "Disabled the account; its sessions were revoked." : "Enabled the account."
@@ -116,6 +118,30 @@ extension AdminConsole {
         }
         try await audited(session, "user.\(action)", target: userID, notice: notice)
         return Self.redirect(to: Self.userLink(userID))
+    }
+
+    /// The account's export (what its owner gets from `GET /v1/me/export`) as a JSON download,
+    /// audited as `user.export` (no notice: the page stays as it was).
+    func exportUser(_ userID: String, session: AdminSession) async throws -> Response {
+        guard let json = try await accountsController.operatorExport(userID: userID) else {
+            throw AdminRefusal.notFound("user \(userID)")
+        }
+        try await audit.record(
+            operatorID: session.operatorID, email: session.email, action: "user.export", target: userID,
+            detail: "Exported user \(userID) (\(AdminFormat.number(json.count)) bytes)."
+        )
+        logger.notice("admin user.export", metadata: ["operator": "\(session.operatorID)", "target": "\(userID)"])
+        let safeName = String(userID.unicodeScalars.map { scalar in
+            CharacterSet.alphanumerics.contains(scalar) && scalar.isASCII || scalar == "-" || scalar == "_" ? Character(scalar) : "_"
+        })
+        return Response(
+            status: .ok,
+            headers: [
+                .contentType: "application/json; charset=utf-8",
+                .contentDisposition: "attachment; filename=\"kindred-user-\(safeName).json\"",
+            ],
+            body: .init(byteBuffer: ByteBuffer(bytes: Array(json)))
+        )
     }
 
     /// `/admin/users/<id>`, the id percent-encoded.

@@ -41,6 +41,10 @@ struct AdminConsole: Sendable {
     let overviews: AdminOverviews
     /// What the overview says about the server.
     let health: AdminHealth
+    /// This replica's realtime hub (the realtime page's connections, channels and events).
+    let realtime: RealtimeHub
+    /// This replica's queue worker (the queues page's throughput and failures).
+    let worker: QueueWorker
 
     /// Adds the console's routes to `router`.
     func register(on router: Router<KindredRequestContext>) {
@@ -77,12 +81,22 @@ struct AdminConsole: Sendable {
 
     // MARK: - Sessions and forms
 
-    /// The live session of the request's cookie.
+    /// The session `AdminPageMiddleware` resumed for the request being handled (nil outside it).
+    @TaskLocal static var resumed: AdminResumedSession? = nil
+
+    /// The live session of the request's cookie (as the middleware resumed it).
     /// - Throws: `AdminRefusal.loginRequired` when there is none.
     func session(_ request: Request) async throws -> AdminSession {
-        guard let token = request.cookies[Self.sessionCookie]?.value, let session = try await sessions.resume(token: token)
-        else { throw AdminRefusal.loginRequired }
+        guard let session = try await liveSession(request) else { throw AdminRefusal.loginRequired }
         return session
+    }
+
+    /// The live session of the request's cookie, or nil: the one the middleware resumed, else
+    /// resumed now.
+    func liveSession(_ request: Request) async throws -> AdminSession? {
+        if let resumed = Self.resumed { return resumed.session }
+        guard let token = request.cookies[Self.sessionCookie]?.value else { return nil }
+        return try await sessions.resume(token: token)
     }
 
     /// The session and the form of a POST whose CSRF token matches the session's.
@@ -90,8 +104,7 @@ struct AdminConsole: Sendable {
     ///   missing or wrong (compared in constant time).
     func postedForm(_ request: Request, context: KindredRequestContext) async throws -> (AdminSession, AdminForm) {
         let form = try await Self.form(request, context: context)
-        guard let token = request.cookies[Self.sessionCookie]?.value, let session = try await sessions.resume(token: token)
-        else { throw AdminRefusal.noSession }
+        guard let session = try await liveSession(request) else { throw AdminRefusal.noSession }
         guard let sent = form.raw("csrf"), ConstantTime.equals(sent, session.csrfToken) else { throw AdminRefusal.csrf }
         return (session, form)
     }
@@ -141,6 +154,12 @@ struct AdminConsole: Sendable {
     static func redirect(to location: String) -> Response {
         Response(status: .seeOther, headers: [.location: location])
     }
+}
+
+/// What `AdminPageMiddleware` found for a request's cookie: a live session, or none.
+struct AdminResumedSession: Sendable {
+    /// The live session; nil when the cookie is missing or names no live session.
+    var session: AdminSession?
 }
 
 extension HTTPField.Name {

@@ -61,7 +61,8 @@ package struct AdminDomain: ServerDomain {
             health: AdminHealth(
                 version: AdminOverviews.serverVersion, database: environment.database.sql.dialect.name,
                 startedAt: environment.clock.now()
-            )
+            ),
+            realtime: server.realtime, worker: server.platform.worker
         )
         try await console.register(on: server.router)
     }

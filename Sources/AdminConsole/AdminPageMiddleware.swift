@@ -16,7 +16,21 @@ struct AdminPageMiddleware: RouterMiddleware {
     ) async throws -> Response {
         var response: Response
         do {
-            response = try await next(request, context)
+            // The session is resumed once per request (not for the style sheet and script): the
+            // handler reads it from `AdminConsole.resumed`, and dates render in its operator's zone.
+            let path = request.uri.path
+            let resumed: AdminSession? = if path.hasSuffix(".css") || path.hasSuffix(".js") {
+                nil
+            } else if let token = request.cookies[AdminConsole.sessionCookie]?.value {
+                try await console.sessions.resume(token: token)
+            } else {
+                nil
+            }
+            response = try await AdminConsole.$resumed.withValue(AdminResumedSession(session: resumed)) {
+                try await AdminTimeZone.$current.withValue(resumed?.timeZone ?? .utc) {
+                    try await next(request, context)
+                }
+            }
         } catch let refusal as AdminRefusal {
             response = try await page(for: refusal, request: request)
         } catch {

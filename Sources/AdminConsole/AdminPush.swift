@@ -13,6 +13,8 @@ struct AdminPushLine: Sendable, Equatable {
     var delivered: [Int]
     /// Deliveries the provider refused for good, per UTC day, oldest first (30 days).
     var failed: [Int]
+    /// Tokens deleted because the provider rejected them as invalid, per UTC day, oldest first (30 days).
+    var pruned: [Int]
 }
 
 /// The notification outbox's backlog: notifications not yet sent.
@@ -26,7 +28,7 @@ struct AdminPushBacklog: Sendable, Equatable {
 }
 
 /// The push page's reads: deliveries per app, transport and day (a range scan of
-/// `kindred_notification_deliveries_time`), the outbox's backlog and the notifications the
+/// `kindred_notification_deliveries_time`), pruned tokens (`kindred_push_token_prunes_day`), the outbox's backlog and the notifications the
 /// queue gave up on (both read `kindred_notifications_state` (state, deliver_after)).
 struct AdminPush: Sendable {
     let database: Database
@@ -54,7 +56,7 @@ struct AdminPush: Sendable {
             let key = app + "\u{0}" + transport
             var line = lines[key] ?? AdminPushLine(
                 app: app, transport: transport, delivered: Array(repeating: 0, count: days.count),
-                failed: Array(repeating: 0, count: days.count)
+                failed: Array(repeating: 0, count: days.count), pruned: Array(repeating: 0, count: days.count)
             )
             let count = try row.decode(column: "n", as: Int.self)
             if try row.decode(column: "state", as: String.self) == "accepted" {
@@ -62,6 +64,22 @@ struct AdminPush: Sendable {
             } else {
                 line.failed[Int(day)] += count
             }
+            lines[key] = line
+        }
+        // Pruned tokens per app, transport and day (`kindred_push_token_prunes_day`).
+        for row in try await database.sql.raw("""
+            SELECT app, transport, day, pruned FROM kindred_push_token_prunes WHERE day >= \(bind: start)
+            """).all() {
+            let app = try row.decode(column: "app", as: String.self)
+            let transport = try row.decode(column: "transport", as: String.self)
+            let day = (try row.decode(column: "day", as: Int64.self) - start) / 86_400_000
+            guard day >= 0, day < Int64(days.count) else { continue }
+            let key = app + "\u{0}" + transport
+            var line = lines[key] ?? AdminPushLine(
+                app: app, transport: transport, delivered: Array(repeating: 0, count: days.count),
+                failed: Array(repeating: 0, count: days.count), pruned: Array(repeating: 0, count: days.count)
+            )
+            line.pruned[Int(day)] += try row.decode(column: "pruned", as: Int.self)
             lines[key] = line
         }
         return lines.values.sorted { ($0.app, $0.transport) < ($1.app, $1.transport) }

@@ -9,7 +9,7 @@ import SQLKit
 /// them (no `user_id` column).
 enum AdminSchema {
     /// The admin console's migrations, in order.
-    static let migrations: [Migration] = [createAdmin, addFlash, createAudit]
+    static let migrations: [Migration] = [createAdmin, addFlash, createAudit, addTimeZone]
 
     /// Operators and their console sessions.
     static let createAdmin = Migration("0009_admin_console") { sql in
@@ -58,5 +58,10 @@ enum AdminSchema {
             .run()
         try await sql.create(index: "kindred_admin_audit_time").on("kindred_admin_audit")
             .column("created_at").column("id").run()
+    }
+
+    /// Each operator's time zone (an IANA name, `AdminTimeZone`); NULL is UTC.
+    static let addTimeZone = Migration("0009d_admin_operator_time_zone") { sql in
+        try await sql.alter(table: "kindred_admin_operators").column("time_zone", type: .text).run()
     }
 }

@@ -17,6 +17,8 @@ struct AdminSession: Sendable, Equatable {
     var tokenHash: String
     /// The notice a form's POST left for the next page (shown once), if any.
     var flash: String? = nil
+    /// The operator's time zone.
+    var timeZone: AdminTimeZone = .utc
 }
 
 /// The console's server-side sessions: the cookie holds 32 random bytes (hex), the table their
@@ -60,7 +62,7 @@ struct AdminSessions: Sendable {
         guard let row = try await database.sql.select()
             .column(SQLColumn("operator_id", table: "s")).column(SQLColumn("csrf_token", table: "s"))
             .column(SQLColumn("last_seen_at", table: "s")).column(SQLColumn("flash", table: "s"))
-            .column(SQLColumn("email", table: "o"))
+            .column(SQLColumn("email", table: "o")).column(SQLColumn("time_zone", table: "o"))
             .from(SQLAlias(SQLIdentifier("kindred_admin_sessions"), as: SQLIdentifier("s")))
             .join(
                 SQLAlias(SQLIdentifier("kindred_admin_operators"), as: SQLIdentifier("o")), method: SQLJoinMethod.inner,
@@ -81,7 +83,8 @@ struct AdminSessions: Sendable {
             operatorID: try row.decode(column: "operator_id", as: String.self),
             email: try row.decode(column: "email", as: String.self),
             csrfToken: try row.decode(column: "csrf_token", as: String.self), tokenHash: hash,
-            flash: try row.decode(column: "flash", as: String?.self)
+            flash: try row.decode(column: "flash", as: String?.self),
+            timeZone: AdminTimeZone.stored(try row.decode(column: "time_zone", as: String?.self))
         )
     }
 

@@ -31,9 +31,19 @@ enum AdminFormat {
         }.joined(separator: " ")
     }
 
-    /// A series' summary for screen readers: "last 30 days: min 0, max 12, today 3".
-    static func seriesLabel(_ series: [Int]) -> String {
-        "last \(series.count) days: lowest \(number(series.min() ?? 0)), highest \(number(series.max() ?? 0)), today \(number(series.last ?? 0))"
+    /// A series' summary for screen readers: "last 30 days: lowest 0, highest 12, today 3"
+    /// (with `unit: .minutes`, "last 60 minutes: …, this minute 3").
+    static func seriesLabel(_ series: [Int], unit: SeriesUnit = .days) -> String {
+        let (units, current) = unit == .days ? ("days", "today") : ("minutes", "this minute")
+        return "last \(series.count) \(units): lowest \(number(series.min() ?? 0)), highest \(number(series.max() ?? 0)), \(current) \(number(series.last ?? 0))"
+    }
+
+    /// What one point of a series counts.
+    enum SeriesUnit: Sendable {
+        /// A UTC day.
+        case days
+        /// A wall-clock minute.
+        case minutes
     }
 
     private static func format(_ value: Double) -> String {

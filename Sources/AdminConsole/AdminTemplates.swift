@@ -45,7 +45,7 @@ struct AdminTemplates: Sendable {
         }
         for name in [
             "head", "foot", "login", "message", "dead_letters", "subscriptions", "subscription", "backfill", "overview",
-            "users", "user", "jobs", "queues", "audit", "operators", "spark", "push",
+            "users", "user", "jobs", "queues", "audit", "operators", "spark", "push", "realtime",
         ]
         where library.getTemplate(named: name) == nil {
             throw LoadError.invalidTemplate("\(name).mustache is missing")

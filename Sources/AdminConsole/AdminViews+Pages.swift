@@ -2,15 +2,15 @@ import Foundation
 import KindredServerCore
 
 extension AdminViews {
-    /// A `<time>`: the ISO 8601 value in UTC (`datetime`) and its text, which `admin.js`
-    /// rewrites in the browser's time zone.
+    /// A `<time>`: the ISO 8601 value in UTC (`datetime`) and its text in the operator's time
+    /// zone with the zone's abbreviation (`AdminTimeZone.current`).
     struct Time {
         var iso: String
         var text: String
 
         init(_ date: Date) {
             iso = date.formatted(.iso8601)
-            text = iso
+            text = AdminTimeZone.current.text(date)
         }
     }
 
@@ -24,12 +24,12 @@ extension AdminViews {
         var width = AdminFormat.chartWidth
         var height = AdminFormat.chartHeight
 
-        init(label: String, value: Int, series: [Int]? = nil) {
+        init(label: String, value: Int, series: [Int]? = nil, unit: AdminFormat.SeriesUnit = .days) {
             self.label = label
             self.value = AdminFormat.number(value)
             hasSeries = series != nil
             points = series.map(AdminFormat.sparkline) ?? ""
-            seriesLabel = series.map(AdminFormat.seriesLabel) ?? ""
+            seriesLabel = series.map { AdminFormat.seriesLabel($0, unit: unit) } ?? ""
         }
     }
 
@@ -152,6 +152,14 @@ extension AdminViews {
         var queue, depth, due, retrying, oldestAge, deadLetters: String
         var deadLettersLink: String
         var hasDeadLetters: Bool
+        /// Items this replica completed in the last hour, with a per-minute chart.
+        var completed: Stat
+        /// Their mean per minute over the hour.
+        var perMinute: String
+        /// Attempts that failed on this replica in the last hour.
+        var failed: String
+        /// Items dead-lettered in the last hour (every replica).
+        var deadLetteredLastHour: String
     }
 
     /// `queues.mustache`.
@@ -198,5 +206,8 @@ extension AdminViews {
         var operators: [OperatorRow]
         var error: String?
         var email: String
+        /// The signed-in operator's time zone, and every choice.
+        var timeZone: String
+        var zones: [Option]
     }
 }

@@ -3,7 +3,7 @@ import Foundation
 extension AdminViews {
     /// One app and transport on the push page.
     struct PushRow {
-        var app, transport, delivered, deliveredToday, failed, failedToday: String
+        var app, transport, delivered, deliveredToday, failed, failedToday, pruned, prunedToday: String
     }
 
     /// `push.mustache`.

@@ -122,9 +122,10 @@ enum AdminViews {
         var canApply: Bool
     }
 
-    /// A date as the console shows it: ISO 8601 in UTC, or an em dash.
+    /// A date as the console shows it: in the operator's time zone with its abbreviation
+    /// (`AdminTimeZone.current`), or an em dash.
     static func date(_ date: Date?) -> String {
-        date?.formatted(.iso8601) ?? "—"
+        date.map(AdminTimeZone.current.text) ?? "—"
     }
 
     /// A possibly missing text, or an em dash.

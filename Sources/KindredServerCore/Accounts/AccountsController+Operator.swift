@@ -34,4 +34,16 @@ extension AccountsController {
         try await delete(AuthenticatedUser(user: user, sessionID: ""))
         return true
     }
+
+    /// The account's export as its owner gets it from `GET /v1/me/export` (every domain's rows,
+    /// secrets left out), as pretty-printed JSON with sorted keys and ISO 8601 dates.
+    /// - Returns: nil when there is no such account.
+    package func operatorExport(userID: String) async throws -> Data? {
+        guard let user = try await store.user(id: userID) else { return nil }
+        let export = try await export(AuthenticatedUser(user: user, sessionID: ""))
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+        return try encoder.encode(export)
+    }
 }

@@ -122,6 +122,7 @@ public struct NotificationDispatcher: Sendable {
         var delivered = accepted.count
         var records: [(PushDevice, String?, String)] = []
         var deadTokens: [String] = []
+        var prunedByTransport: [String: Int] = [:]
         for (device, result) in results {
             switch result {
             case .accepted(let providerID):
@@ -130,6 +131,7 @@ public struct NotificationDispatcher: Sendable {
             case .invalidToken(let reason):
                 logger.notice("push token rejected; deleting it", metadata: ["reason": "\(reason)", "transport": "\(device.transport)"])
                 deadTokens.append(device.tokenID)
+                prunedByTransport[device.transport, default: 0] += 1
             case .retry(let reason, let after):
                 retry = (reason, [retry?.after, after].compactMap { $0 }.max())
             case .failed(let reason):
@@ -141,6 +143,7 @@ public struct NotificationDispatcher: Sendable {
         let finalRetry = retry
         let finalRecords = records
         let finalDeadTokens = deadTokens
+        let finalPruned = prunedByTransport
         // Written out: SQLKit's builders cost more to serialize than SQLite takes to run it.
         let finish: SQLQueryString = finalRetry.map {
             "UPDATE kindred_notifications SET attempts = \(bind: attempts), state = 'sending', last_error = \(bind: $0.reason) WHERE id = \(bind: id)"
@@ -163,6 +166,9 @@ public struct NotificationDispatcher: Sendable {
             }
             if !finalDeadTokens.isEmpty {
                 try await sql.delete(from: "kindred_push_tokens").where("id", .in, finalDeadTokens).run()
+                for (transport, count) in finalPruned.sorted(by: { $0.key < $1.key }) {
+                    try await NotificationsSchema.recordPrunes(app: app.rawValue, transport: transport, count: count, now: nowMS, on: sql)
+                }
             }
             try await sql.raw(finish).run()
         }

@@ -24,6 +24,8 @@ public struct Platform: Sendable {
         public var dedupeRetention: Duration = .seconds(7 * 86_400)
         /// The longest rate-limit window in use; older events are pruned (24 h).
         public var rateLimitRetention: Duration = .seconds(86_400)
+        /// How long device-integrity verdicts are kept (`integrity.verdictRetentionDays`, default 90).
+        public var integrityVerdictRetention: Duration = .seconds(90 * 86_400)
 
         /// Creates the default settings.
         public init() {}
@@ -70,6 +72,7 @@ public struct Platform: Sendable {
         try platform.registerHousekeeping(database: environment.database, clock: environment.clock)
         try AccountsJobs.register(on: platform)
         try NotificationsQueue.registerJobs(on: platform)
+        try IntegrityPurge.registerJobs(on: platform, retention: settings.integrityVerdictRetention)
         try RealtimeEventStore.registerJobs(on: platform, settings: realtime)
         for domain in domains {
             try domain.registerJobs(on: platform, environment: environment)

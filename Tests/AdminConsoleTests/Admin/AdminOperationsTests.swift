@@ -52,7 +52,7 @@ import Testing
         try await AdminTestApp.run(on: backend) { app, client in
             let browser = try await client.adminLogIn()
             let empty = String(buffer: try await client.adminGet("/admin/queues", cookie: browser.cookie).body)
-            #expect(empty.contains("Every queue is empty and there are no dead letters. Nothing to do."))
+            #expect(empty.contains("Every queue is empty, there are no dead letters and nothing ran in the last hour. Nothing to do."))
 
             for index in 0..<3 {
                 _ = try await app.platform.queue.enqueue(queue: "test.mail", payload: "p\(index)")
@@ -73,5 +73,55 @@ import Testing
             let anonymous = try await client.adminGet("/admin/queues")
             #expect(anonymous.status == .seeOther)
         }
+    }
+
+    @Test(arguments: Backend.all) func theQueuesPageShowsTheLastHoursThroughputAndFailures(backend: Backend) async throws {
+        try await AdminTestApp.run(on: backend) { app, client in
+            let worker = app.platform.worker
+            try worker.register(QueueHandler(queue: "test.work", policy: RetryPolicy(maxAttempts: 1), concurrency: 10) { item in
+                if item.payload == "bad" { throw AdminRefusal.badRequest("bad item") }
+            })
+            try worker.register(QueueHandler(queue: "test.flaky", policy: RetryPolicy(maxAttempts: 3), concurrency: 10) { _ in
+                throw AdminRefusal.badRequest("try again")
+            })
+            for payload in ["a", "b", "c", "d", "e", "bad"] {
+                _ = try await app.platform.queue.enqueue(queue: "test.work", payload: payload)
+            }
+            _ = try await app.platform.queue.enqueue(queue: "test.flaky", payload: "x")
+            #expect(await worker.processAvailable() == 7)
+
+            let browser = try await client.adminLogIn()
+            let text = String(buffer: try await client.adminGet("/admin/queues", cookie: browser.cookie).body)
+            let work = try #require(AdminPushTests.section(text, from: #"<tr data-queue="test.work">"#, to: "</tr>"))
+            #expect(work.contains(#"<span class="count">5</span> <svg class="spark""#))
+            #expect(work.contains(#"aria-label="Completed here, last hour, last 60 minutes: lowest 0, highest 5, this minute 5""#))
+            // 5 in 60 minutes: 0.083 a minute, shown as 0.1.
+            #expect(work.contains(#"<td class="num per-minute">0.1</td><td class="num failed">1</td><td class="num dead-lettered">1</td>"#))
+            #expect(work.contains(#"<a href="/admin/dead-letters?queue=test.work">1</a>"#))
+            let flaky = try #require(AdminPushTests.section(text, from: #"<tr data-queue="test.flaky">"#, to: "</tr>"))
+            // Waiting 1 (due now or later, by the retry's jitter), retrying 1.
+            #expect(flaky.contains(#"<td class="mono">test.flaky</td><td class="num">1</td>"#))
+            #expect(flaky.contains(#"</td><td class="num">1</td><td>0 s</td>"#))
+            #expect(flaky.contains(#"<td class="num completed"><span class="count">0</span>"#))
+            #expect(flaky.contains(#"<td class="num per-minute">0</td><td class="num failed">1</td><td class="num dead-lettered">0</td>"#))
+
+            // Two hours later the last hour holds nothing; the dead letter itself is kept.
+            app.clock.advance(by: .seconds(7200))
+            // The console session has been idle past its 30 minutes: log in again.
+            let again = try await client.adminLogIn()
+            let later = String(buffer: try await client.adminGet("/admin/queues", cookie: again.cookie).body)
+            let old = try #require(AdminPushTests.section(later, from: #"<tr data-queue="test.work">"#, to: "</tr>"))
+            #expect(old.contains(#"<td class="num per-minute">0</td><td class="num failed">0</td><td class="num dead-lettered">0</td>"#))
+            #expect(old.contains(#"<a href="/admin/dead-letters?queue=test.work">1</a>"#))
+        }
+    }
+
+    @Test func perMinuteRoundsToOneDecimal() {
+        #expect(AdminConsole.perMinute([]) == "0")
+        #expect(AdminConsole.perMinute(Array(repeating: 0, count: 60)) == "0")
+        #expect(AdminConsole.perMinute([5] + Array(repeating: 0, count: 59)) == "0.1")
+        #expect(AdminConsole.perMinute(Array(repeating: 2, count: 60)) == "2")
+        #expect(AdminConsole.perMinute([75_000, 30]) == "37,515")
+        #expect(AdminConsole.perMinute([3, 4]) == "3.5")
     }
 }

@@ -22,7 +22,7 @@ import Testing
                 #expect(text.contains("<th>\(header)</th>"), "\(header)")
             }
             #expect(text.contains("<td>tester32@example.com</td>"))
-            #expect(text.contains("<td>2030-01-01T00:00:00Z</td>"))
+            #expect(text.contains("<td>2030-01-01 00:00 UTC</td>"))
             #expect(text.contains(#"<td class="active-Expired">Expired</td>"#))
             #expect(text.contains("&lt;script&gt;alert(1)&lt;/script&gt;"))
             #expect(!text.contains("<script>"))

@@ -72,7 +72,7 @@ import Testing
             }
             // Two closer notifications: each accepted by APNs and refused by FCM.
             for _ in 0..<2 { _ = try await dispatcher.dispatch(try await send(Self.note(closer.user.id, app: .closer))) }
-            // One pulse notification: the live phone accepts, the dead token is deleted unrecorded.
+            // One pulse notification: the live phone accepts, the dead token is deleted and counted as pruned.
             #expect(try await dispatcher.dispatch(try await send(Self.note(pulse.user.id, app: .pulse))) == .sent(devices: 1))
             // One closer APNs delivery moved 10 days back, one 40 days back (outside the window).
             let day: Int64 = 86_400_000
@@ -111,13 +111,16 @@ import Testing
             #expect(apns.contains(AdminOverviewTests.stat("Delivered in 30 days", "3")))
             #expect(apns.contains(AdminOverviewTests.stat("Failed in 30 days", "0")))
             #expect(apns.contains(#"aria-label="Delivered in 30 days, last 30 days: lowest 0, highest 2, today 2""#))
+            #expect(apns.contains(AdminOverviewTests.stat("Tokens pruned in 30 days", "1")))
+            #expect(apns.contains(#"aria-label="Tokens pruned in 30 days, last 30 days: lowest 0, highest 1, today 1""#))
             let fcm = try #require(Self.section(text, from: #"data-transport="fcm">"#, to: "</article>"))
             #expect(fcm.contains(AdminOverviewTests.stat("Delivered in 30 days", "0")))
             #expect(fcm.contains(AdminOverviewTests.stat("Failed in 30 days", "2")))
+            #expect(fcm.contains(AdminOverviewTests.stat("Tokens pruned in 30 days", "0")))
 
-            #expect(text.contains(#"<tr data-app="closer" data-transport="apns"><td>closer</td><td class="mono">apns</td><td class="num">2</td><td class="num">1</td><td class="num">0</td><td class="num">0</td></tr>"#))
-            #expect(text.contains(#"<tr data-app="closer" data-transport="fcm"><td>closer</td><td class="mono">fcm</td><td class="num">0</td><td class="num">0</td><td class="num">2</td><td class="num">2</td></tr>"#))
-            #expect(text.contains(#"<tr data-app="pulse" data-transport="apns"><td>pulse</td><td class="mono">apns</td><td class="num">1</td><td class="num">1</td><td class="num">0</td><td class="num">0</td></tr>"#))
+            #expect(text.contains(#"<tr data-app="closer" data-transport="apns"><td>closer</td><td class="mono">apns</td><td class="num">2</td><td class="num">1</td><td class="num">0</td><td class="num">0</td><td class="num">0</td><td class="num">0</td></tr>"#))
+            #expect(text.contains(#"<tr data-app="closer" data-transport="fcm"><td>closer</td><td class="mono">fcm</td><td class="num">0</td><td class="num">0</td><td class="num">2</td><td class="num">2</td><td class="num">0</td><td class="num">0</td></tr>"#))
+            #expect(text.contains(#"<tr data-app="pulse" data-transport="apns"><td>pulse</td><td class="mono">apns</td><td class="num">1</td><td class="num">1</td><td class="num">0</td><td class="num">0</td><td class="num">1</td><td class="num">1</td></tr>"#))
             #expect(!text.contains(#"data-transport="removed token""#))
         }
     }

@@ -22,6 +22,8 @@ struct AdminTestApp {
     let platform: Platform
     let operators: AdminOperators
     let directory: FakeSubscriptionDirectory?
+    /// The server's realtime hub (not running: events are delivered from memory after commit).
+    let realtime: RealtimeHub
 
     /// The operator every test logs in as.
     static let email = "ops@example.com"
@@ -49,13 +51,15 @@ struct AdminTestApp {
             var domains = DomainSettings()
             domains.admin = settings
             domains.adminSubscriptions = directory
-            let router = try await buildRouter(dependencies, settings: domains)
+            let parts = try await buildServerParts(dependencies, settings: domains)
+            let router = parts.router
             let operators = try AdminOperators(
                 database: database, clock: clock, parameters: TestApplication.testAuth.passwordParameters
             )
             _ = try await operators.create(email: email, password: password)
             let harness = AdminTestApp(
-                database: database, clock: clock, platform: platform, operators: operators, directory: directory
+                database: database, clock: clock, platform: platform, operators: operators, directory: directory,
+                realtime: parts.realtime
             )
             try await Application(router: router, logger: quiet).test(testing) { client in
                 try await body(harness, client)

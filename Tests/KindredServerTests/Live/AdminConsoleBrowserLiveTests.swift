@@ -78,7 +78,7 @@ import Testing
         #expect(run.text.contains("ok: a reload shows the detail page without syncing again"))
         #expect(run.text.contains("ok: a reload shows the table without applying again"))
         #expect(run.text.contains("ok: the audit log lists job.run"))
-        for page in ["overview", "users", "user", "jobs", "queues", "operators", "audit"] {
+        for page in ["overview", "users", "user", "jobs", "queues", "push", "realtime", "operators", "audit"] {
             for width in [1280, 390] {
                 let file = screenshots.appendingPathComponent("\(page)-\(width).png")
                 let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0

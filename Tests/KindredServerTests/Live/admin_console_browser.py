@@ -8,15 +8,17 @@ chromium-driver, headless, through Selenium), as an operator would:
   run the user-fields backfill's dry run through its CSRF-protected form -> check the report ->
   apply it (redirected to the table; a reload does not apply it again) -> post a form whose CSRF
   field was removed and check that the server refuses it (403) ->
-  walk the overview, users (search, a user's page, revoke every session), jobs (run one now),
-  queues, audit log and operators (add one) pages, saving a screenshot of each at 1280 and 390
-  pixels wide into SCREENSHOTS (or $ADMIN_SCREENSHOTS), and checking that no page is wider than
-  the window and that dates were rewritten in the browser's time zone.
+  walk the overview, users (search, a user's page, export the user's data as a JSON download,
+  revoke every session), jobs (run one now), queues, push, realtime, operators (add one, choose
+  a time zone) and audit log pages, saving a screenshot of each at 1280 and 390 pixels wide into
+  SCREENSHOTS (or $ADMIN_SCREENSHOTS), and checking that no page is wider than the window and
+  that dates are shown in the operator's time zone (UTC, then the one chosen).
 
 Usage: admin_console_browser.py BASE_URL EMAIL PASSWORD SEARCH USER_ID [SCREENSHOTS]
 (PASSWORD may be "-" to read it from ADMIN_PASSWORD). Prints one "ok: ..." line per step and
 exits 0; any failed check prints "FAIL: ..." and exits 1.
 """
+import json
 import os
 import sys
 import time
@@ -133,8 +135,9 @@ def walk_operations_pages(driver, base, user_id):
           "each app's new-accounts number has its 30-day chart")
     check("Subscriptions" in driver.find_element(By.ID, "domains").text, "billing's numbers come through the core")
     started = driver.find_element(By.CSS_SELECTOR, "#uptime time")
-    check((started.get_attribute("title") or "").endswith("(UTC)") and started.text != started.get_attribute("datetime"),
-          "dates are shown in the browser's time zone (admin.js ran under the CSP)")
+    check((started.get_attribute("title") or "").endswith("(UTC)"), "each date's tooltip has its UTC value (admin.js ran under the CSP)")
+    check(started.text.endswith(" UTC") and started.text != started.get_attribute("datetime"),
+          "dates are shown in the operator's time zone, UTC by default (was %r)" % started.text)
     screenshots(driver, folder, "overview")
 
     driver.get(base + "/admin/users")
@@ -148,6 +151,22 @@ def walk_operations_pages(driver, base, user_id):
     check(driver.find_element(By.ID, "user-id").text == user_id, "the user's page is theirs")
     check(driver.find_element(By.ID, "providers").text == "password", "the user's page lists their sign-in method")
     screenshots(driver, folder, "user")
+    # Export: the CSRF-protected form answers a JSON download; the page stays.
+    downloads = os.path.abspath(os.path.join(folder, "downloads"))
+    os.makedirs(downloads, exist_ok=True)
+    driver.execute_cdp_cmd("Page.setDownloadBehavior", {"behavior": "allow", "downloadPath": downloads})
+    exported = os.path.join(downloads, "kindred-user-%s.json" % user_id)
+    if os.path.exists(exported):
+        os.remove(exported)
+    driver.find_element(By.ID, "export").click()
+    deadline = time.time() + 20
+    while not os.path.exists(exported) and time.time() < deadline:
+        time.sleep(0.1)
+    check(os.path.exists(exported), "the export button downloads kindred-user-<id>.json")
+    with open(exported, encoding="utf-8") as handle:
+        document = json.load(handle)
+    check(document.get("user", {}).get("id") == user_id and "accounts" in document.get("data", {}),
+          "the download is the user's export (their account and every domain's rows)")
     navigate(driver, driver.find_element(By.ID, "revoke-all"))
     check(driver.find_element(By.ID, "notice").text.startswith("Revoked "), "revoking every session says how many")
     check(driver.find_element(By.ID, "live-sessions").text == "0", "no live session is left")
@@ -161,7 +180,27 @@ def walk_operations_pages(driver, base, user_id):
 
     driver.get(base + "/admin/queues")
     check(len(driver.find_elements(By.CSS_SELECTOR, "#queues tbody tr")) >= 1, "the queues page has a row or says all is empty")
+    headers = driver.find_element(By.CSS_SELECTOR, "#queues thead").text
+    check("Completed (hour)" in headers and "Failed attempts (hour)" in headers, "the queues page has throughput and failure columns")
     screenshots(driver, folder, "queues")
+
+    driver.get(base + "/admin/push")
+    check(driver.find_element(By.CSS_SELECTOR, "nav.sections a[aria-current=page]").text == "Push", "the push page is the current section")
+    check("Waiting to send" in driver.find_element(By.ID, "backlog").text, "the push page shows the outbox's backlog")
+    check("Pruned (30 days)" in driver.find_element(By.CSS_SELECTOR, "#push-apps thead").text,
+          "the push page has a pruned tokens column")
+    screenshots(driver, folder, "push")
+
+    driver.get(base + "/admin/realtime")
+    check(driver.find_element(By.CSS_SELECTOR, "nav.sections a[aria-current=page]").text == "Realtime",
+          "the realtime page is the current section")
+    check("this replica" in driver.find_element(By.ID, "replica-note").text, "the realtime page says its figures are this replica's")
+    connections = driver.find_element(By.ID, "connections").text
+    check("Open connections" in connections and "Channels with subscribers" in connections,
+          "the realtime page shows connections and channels")
+    check(len(driver.find_elements(By.CSS_SELECTOR, "#events svg.spark polyline")) == 2,
+          "events per minute are drawn as charts")
+    screenshots(driver, folder, "realtime")
 
     driver.get(base + "/admin/operators")
     driver.find_element(By.ID, "operator-email").send_keys("second@example.com")
@@ -169,11 +208,18 @@ def walk_operations_pages(driver, base, user_id):
     navigate(driver, driver.find_element(By.ID, "create-operator"))
     check(len(driver.find_elements(By.CSS_SELECTOR, "tr[data-operator='second@example.com']")) == 1,
           "an operator was added from the console")
+    Select(driver.find_element(By.ID, "zone")).select_by_visible_text("Asia/Kolkata")
+    navigate(driver, driver.find_element(By.ID, "save-zone"))
+    check(driver.find_element(By.ID, "notice").text.startswith("Dates are now shown in Asia/Kolkata"),
+          "the operator chose a time zone")
+    created = driver.find_element(By.CSS_SELECTOR, "#operators time")
+    check(created.text.endswith(" GMT+5:30"), "dates are now shown in the operator's zone (was %r)" % created.text)
     screenshots(driver, folder, "operators")
 
     driver.get(base + "/admin/audit")
     audit = driver.find_element(By.ID, "audit").text
-    for action in ("operator.create", "job.run", "user.revoke-all", "backfill.user-fields", "subscription.sync", "login"):
+    for action in ("operator.time-zone", "operator.create", "job.run", "user.revoke-all", "user.export", "backfill.user-fields",
+                   "subscription.sync", "login"):
         check(action in audit, "the audit log lists %s" % action)
     screenshots(driver, folder, "audit")
 

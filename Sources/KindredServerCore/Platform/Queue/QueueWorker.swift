@@ -45,6 +45,10 @@ public final class QueueWorker: Sendable {
     /// The longest wait between claims while they keep failing (see `ClaimBackoff`).
     let claimBackoffCap: Duration
     private let handlers = NIOLockedValueBox<[String: QueueHandler]>([:])
+    /// Items this process completed, per queue and minute over the last hour (the admin console's throughput).
+    package let completions: MinuteCounts
+    /// Attempts that failed in this process (retried or dead-lettered), per queue and minute over the last hour.
+    package let failures: MinuteCounts
 
     /// Creates a worker with no handlers. While a queue's claims fail, its loop waits the poll
     /// interval, then twice as long after each further failure, up to `claimBackoffCap`.
@@ -55,6 +59,8 @@ public final class QueueWorker: Sendable {
         self.logger = logger
         self.pollInterval = pollInterval
         self.claimBackoffCap = claimBackoffCap
+        self.completions = MinuteCounts(clock: queue.clock)
+        self.failures = MinuteCounts(clock: queue.clock)
     }
 
     /// Adds the handler of a queue.
@@ -132,6 +138,7 @@ public final class QueueWorker: Sendable {
             }
             return
         }
+        completions.add(items.count(where: { failures[$0.id] == nil }), to: handler.queue)
         for item in items {
             if let message = failures[item.id] {
                 await recordFailure(of: item, message: message, to: handler)
@@ -143,7 +150,9 @@ public final class QueueWorker: Sendable {
     func deliver(_ item: QueueItem, to handler: QueueHandler) async {
         do {
             try await handler.handle(item)
-            if try await !workQueue.complete(item) {
+            if try await workQueue.complete(item) {
+                completions.add(to: handler.queue)
+            } else {
                 logger(for: item).warning("finished after its lease expired; another worker may have run it again")
             }
         } catch {
@@ -162,6 +171,7 @@ public final class QueueWorker: Sendable {
     /// Records a failed attempt: a retry, or a dead letter after the last one.
     func recordFailure(of item: QueueItem, message: String, to handler: QueueHandler) async {
         let itemLogger = logger(for: item)
+        failures.add(to: handler.queue)
         do {
             switch try await workQueue.fail(item, error: message, policy: handler.policy) {
             case .retry(let at):

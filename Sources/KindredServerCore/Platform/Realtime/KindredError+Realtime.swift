@@ -33,6 +33,13 @@ extension KindredError {
     package static func tooManySubscriptions(_ limit: Int) -> KindredError {
         refused(status: 429, code: "too_many_subscriptions", message: "a connection may subscribe to at most \(limit) channels")
     }
+    /// `too_many_sockets`: the user already has the most WebSockets allowed open.
+    package static func tooManySockets(_ limit: Int) -> KindredError {
+        refused(
+            status: 429, code: "too_many_sockets",
+            message: "an account may have at most \(limit) realtime connections open; close one and retry"
+        )
+    }
     /// `sequence_ahead`: `after` is beyond the channel's last sequence number; re-read state.
     package static func sequenceAhead(_ after: Int64, head: Int64) -> KindredError {
         refused(

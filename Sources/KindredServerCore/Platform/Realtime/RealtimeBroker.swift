@@ -1,4 +1,5 @@
 import Logging
+import KindredStore
 
 /// This replica's fan-out: which subscriptions each channel has, and one pump per channel
 /// that reads committed events from the database and hands them to those subscriptions in
@@ -32,10 +33,13 @@ actor RealtimeBroker {
     /// Channels whose pump should start; consumed by `runPumps()`.
     private let pumpRequests: AsyncStream<String>
     private let pumpRequestsContinuation: AsyncStream<String>.Continuation
+    /// Events committed here (`published`) and events handed to subscribers here (`delivered`), per minute.
+    let activity: MinuteCounts
 
-    init(store: RealtimeEventStore, logger: Logger) {
+    init(store: RealtimeEventStore, logger: Logger, activity: MinuteCounts = MinuteCounts(clock: SystemClock())) {
         self.store = store
         self.logger = logger
+        self.activity = activity
         (pumpRequests, pumpRequestsContinuation) = AsyncStream.makeStream(of: String.self)
     }
 
@@ -106,6 +110,7 @@ actor RealtimeBroker {
     /// (a gap, a pump already catching up) falls back to `notified(channel:seq:)`, whose pump
     /// reads the rows in order.
     func committedHere(_ events: [RealtimeEvent]) {
+        activity.add(events.count, to: RealtimeActivityKey.published)
         for event in events {
             let name = event.channel
             guard let channel = channels[name] else { continue }
@@ -117,6 +122,7 @@ actor RealtimeBroker {
             }
             let frame = event.frame
             for subscriber in channel.subscribers.values { subscriber.deliver(seq: event.seq, frame: frame) }
+            activity.add(to: RealtimeActivityKey.delivered)
             channels[name]?.lastDelivered = event.seq
             channels[name]?.wanted = event.seq
         }
@@ -155,6 +161,15 @@ actor RealtimeBroker {
 
     /// The number of subscriptions on this replica (for tests and metrics).
     var subscriptionCount: Int { channels.values.reduce(0) { $0 + $1.subscribers.count } }
+
+    /// The channels with subscribers here, and the `limit` with the most (ties by name).
+    func channelSummary(limit: Int) -> RealtimeChannelSummary {
+        let counts = channels.compactMap { name, channel -> (channel: String, subscribers: Int)? in
+            channel.subscribers.isEmpty ? nil : (channel: name, subscribers: channel.subscribers.count)
+        }
+        let busiest = counts.sorted { ($1.subscribers, $0.channel) < ($0.subscribers, $1.channel) }.prefix(max(0, limit))
+        return RealtimeChannelSummary(channels: counts.count, busiest: Array(busiest))
+    }
 
     private func startPumpIfNeeded(_ name: String) {
         guard let channel = channels[name], !channel.pumping, let last = channel.lastDelivered,
@@ -201,6 +216,7 @@ actor RealtimeBroker {
                 let frame = event.frame
                 for subscriber in subscribers { subscriber.deliver(seq: event.seq, frame: frame) }
             }
+            if !subscribers.isEmpty { activity.add(events.count, to: RealtimeActivityKey.delivered) }
             channels[name]?.lastDelivered = newest
             channels[name]?.wanted = max(current.wanted, newest)
         }

@@ -49,6 +49,13 @@ extension RealtimeHub {
             context.identity == nil ? .dontUpgrade : .upgrade([:])
         } onUpgrade: { inbound, outbound, context in
             guard let identity = context.requestContext.identity else { return }
+            // One more socket than `socketsPerUser` gets the refusal as its only frame.
+            guard let reservation = self.socketQuota.reserve(identity.userID) else {
+                try? await outbound.write(.text(RealtimeFrame.error(.tooManySockets(self.settings.socketsPerUser))))
+                try? await outbound.close(.policyViolation, reason: "too_many_sockets")
+                return
+            }
+            defer { self.socketQuota.release(reservation) }
             await RealtimeConnection(hub: self, identity: identity).serve(inbound: inbound, outbound: outbound)
         }
         return router
@@ -64,17 +71,22 @@ extension RealtimeHub {
     }
 
     /// The server's channel setup: HTTP/1.1 with the WebSocket upgrade on `/v1/realtime`.
-    /// Every connection is finished at a graceful shutdown (`QuiescingChildChannel`).
-    package func serverBuilder() -> HTTPServerBuilder {
+    /// Every connection is finished at a graceful shutdown (`QuiescingChildChannel`), and held
+    /// to `connections`' timeouts and cap (`LimitedChildChannel`).
+    package func serverBuilder(connections: ConnectionSettings = ConnectionSettings()) -> HTTPServerBuilder {
         let webSocketResponder = webSocketRouter().buildResponder()
         // Heartbeats are the protocol's own `ping` frames (RealtimeConnection), not WebSocket pings.
         let configuration = HTTP1WebSocketUpgradeChannel.Configuration(
             ws: .init(maxFrameSize: max(1 << 14, settings.maxClientFrameSize), autoPing: .disabled)
         )
+        let count = ConnectionCount()
         return HTTPServerBuilder { responder in
             QuiescingChildChannel(
-                inner: HTTP1WebSocketUpgradeChannel(
-                    responder: responder, webSocketResponder: webSocketResponder, configuration: configuration
+                inner: LimitedChildChannel(
+                    inner: HTTP1WebSocketUpgradeChannel(
+                        responder: responder, webSocketResponder: webSocketResponder, configuration: configuration
+                    ),
+                    settings: connections, count: count
                 )
             )
         }

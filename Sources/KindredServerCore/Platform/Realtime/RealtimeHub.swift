@@ -27,13 +27,15 @@ public final class RealtimeHub: Service, Sendable {
     package let sessions: RealtimeSessions
     /// The heartbeat's session re-checks, coalesced per session.
     let sessionChecks: RealtimeSessionChecks
+    /// The open WebSockets per user, capped at `settings.socketsPerUser`.
+    let socketQuota: RealtimeSocketQuota
 
     init(
         database: Database, clock: any WallClock, settings: RealtimeSettings, authorizers: ChannelAuthorizers,
         tokens: TokenService, apps: AppRegistry, logger: Logger, sessions: RealtimeSessions
     ) {
         let store = RealtimeEventStore(database: database)
-        let broker = RealtimeBroker(store: store, logger: logger)
+        let broker = RealtimeBroker(store: store, logger: logger, activity: MinuteCounts(clock: clock))
         self.database = database
         self.clock = clock
         self.settings = settings
@@ -47,6 +49,7 @@ public final class RealtimeHub: Service, Sendable {
         // A reused result is never older than half a heartbeat.
         self.sessionChecks = RealtimeSessionChecks(freshness: min(.seconds(5), settings.heartbeatInterval / 2))
         self.tickets = RealtimeTickets(database: database, clock: clock, lifetime: settings.ticketLifetime)
+        self.socketQuota = RealtimeSocketQuota(limit: settings.socketsPerUser)
         self.publisher = RealtimePublisher(store: store, clock: clock, broker: broker)
     }
 

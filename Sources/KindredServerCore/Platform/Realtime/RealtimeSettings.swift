@@ -14,6 +14,9 @@ public struct RealtimeSettings: Sendable, Equatable {
     public var outboundQueueLimit: Int = 4096
     /// The largest client frame accepted, in bytes.
     public var maxClientFrameSize: Int = 4096
+    /// The most WebSockets one user may have open on one replica; the next gets the frame
+    /// `too_many_sockets` and is closed (`realtime.socketsPerUser`).
+    public var socketsPerUser: Int = 10
 
     /// The defaults.
     public init() {}
