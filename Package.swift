@@ -191,6 +191,7 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -629,6 +630,7 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
             ] + serverTestProducts,
             swiftSettings: swiftSettings
         ),
@@ -866,6 +868,30 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "Benchmarks/SoulMateBench",
+            swiftSettings: swiftSettings
+        ),
+        // The libFuzzer targets: one function per decoder that reads outside bytes
+        // (docs/reliability.md, "Coverage-guided fuzzing"). A tool target like `kindred`: it reads
+        // internals of BillingServer and AdminConsole (`@testable`) to reach their parsers.
+        .target(
+            name: "KindredFuzzTargets",
+            dependencies: [
+                "KindredCrypto", "KindredServerCore", "BillingServer", "AdminConsole", "StreakKit", "EraserKit",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // scripts/fuzz NAME [SECONDS]: libFuzzer's driver over one target (built with
+        // -sanitize=fuzzer,address); in the ordinary build it replays files instead.
+        .executableTarget(
+            name: "kindred-fuzz",
+            dependencies: ["KindredFuzzTargets"],
+            swiftSettings: swiftSettings
+        ),
+        // Replays every corpus file of Fuzz/corpus/ through its target in the ordinary test build.
+        .testTarget(
+            name: "KindredFuzzTargetsTests",
+            dependencies: ["KindredFuzzTargets"],
             swiftSettings: swiftSettings
         ),
         // Drives the built `kindred` executable as a subprocess, end to end.

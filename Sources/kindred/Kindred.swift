@@ -10,7 +10,7 @@ struct Kindred: AsyncParsableCommand {
         subcommands: [
             ServeCommand.self, MigrateCommand.self, UsersCommand.self, AdminCommand.self, BillingCommand.self, JobsCommand.self, QueueCommand.self,
             AccountCommand.self, CryptoCommand.self, CloserCommand.self, ChatCommand.self, StreaksCommand.self, EraserCommand.self,
-            PulseCommand.self, IntegrityCommand.self,
+            PulseCommand.self, IntegrityCommand.self, KeysCommand.self,
         ]
     )
 

@@ -82,9 +82,10 @@ public func buildApplication(
         logger.info(
             "admin console at http://\(configuration.host):\(configuration.port)/admin; create its first operator with `kindred admin create --email ADDRESS --password-stdin`"
         )
+        OpenFilesLimit.ensure(room: configuration.connections.maxConnections, logger: logger)
         return Application(
             router: parts.router,
-            server: parts.serverBuilder,
+            server: parts.realtime.serverBuilder(connections: configuration.connections),
             configuration: .init(
                 address: .hostname(configuration.host, port: configuration.port),
                 serverName: "kindred"

@@ -23,6 +23,8 @@ public struct ServerConfiguration: Sendable {
     public var platform: Platform.Settings
     /// The realtime service's heartbeat, retention and limits.
     public var realtime: RealtimeSettings = RealtimeSettings()
+    /// Connection timeouts and the connection cap (`server.*`).
+    public var connections = ConnectionSettings()
     /// The domains' settings (Closer, billing, the admin console).
     public var domains = DomainSettings()
     /// Closer's settings (legacy clients, default zone, assignment and reminder times).

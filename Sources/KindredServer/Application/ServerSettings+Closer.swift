@@ -8,7 +8,8 @@ import Foundation
 extension ServerSettings {
     /// The `closer.*` keys: `closer.legacyClients`, `closer.defaultTimeZone`,
     /// `closer.assignmentTime`, `closer.reminderTime` (HH:MM, local to each couple),
-    /// `closer.gameSessionsPerHour` (1–1000), `closer.gamePushIntervalMinutes` (0–1440).
+    /// `closer.gameSessionsPerHour` (1–1000), `closer.gamePushIntervalMinutes` (0–1440),
+    /// `closer.challengeReminderHour` (0–23), `closer.capsulesPerCouple` (1–100000).
     static func resolveCloser(_ config: ConfigReader) throws -> CloserSettings {
         var settings = CloserSettings()
         settings.legacyClients = config.bool(forKey: ConfigKey(["closer", "legacyClients"]), default: false)
@@ -24,6 +25,12 @@ extension ServerSettings {
             "closer.gamePushIntervalMinutes", config.int(forKey: ConfigKey(["closer", "gamePushIntervalMinutes"]), default: 10), 0...1440
         )
         settings.gamePushInterval = .seconds(pushMinutes * 60)
+        settings.challengeReminderHour = try bounded(
+            "closer.challengeReminderHour", config.int(forKey: ConfigKey(["closer", "challengeReminderHour"]), default: settings.challengeReminderHour), 0...23
+        )
+        settings.capsulesPerCouple = try bounded(
+            "closer.capsulesPerCouple", config.int(forKey: ConfigKey(["closer", "capsulesPerCouple"]), default: settings.capsulesPerCouple), 1...100_000
+        )
         return settings
     }
 

@@ -164,6 +164,7 @@ public struct ServerSettings: Sendable {
             "realtime.maxSubscriptionsPerConnection", realtime.maxSubscriptionsPerConnection
         )
         realtime.outboundQueueLimit = try positive("realtime.outboundQueueLimit", realtime.outboundQueueLimit)
+        realtime.socketsPerUser = try positive("realtime.socketsPerUser", realtime.socketsPerUser)
         return realtime
     }
 
@@ -250,8 +251,10 @@ public struct ServerSettings: Sendable {
         }
         server.apps = AppRegistry(apps)
         server.auth = try resolveAuth(config)
+        server.auth.signingKeys = try resolveSigningKeys(config)
         server.platform = try resolvePlatform(config)
         server.realtime = try resolveRealtime(config)
+        server.connections = try resolveConnections(config)
         server.closer = try resolveCloser(config)
         server.domains.soulmate = try resolveSoulMate(config)
         server.domains.streaksync = try resolveStreak(config)

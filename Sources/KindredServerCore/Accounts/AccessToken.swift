@@ -73,6 +73,9 @@ struct AccessTokenCodec: Sendable {
         return encoder
     }()
 
+    /// The refusal of a token whose key id names no key of this codec.
+    static let unknownKeyReason = "the access token's key is unknown"
+
     /// Longest token accepted, in bytes (ours are about 300).
     static let maxLength = 2048
 
@@ -115,7 +118,7 @@ struct AccessTokenCodec: Sendable {
         } catch {
             throw .invalid("the access token is not a JWT")
         }
-        guard let key = keys[kid] else { throw .invalid("the access token's key is unknown") }
+        guard let key = keys[kid] else { throw .invalid(Self.unknownKeyReason) }
         let signingInput = token.utf8.prefix(parts[0].count + 1 + parts[1].count)
         guard HMAC<SHA256>.isValidAuthenticationCode(mac, authenticating: Array(signingInput), using: key) else {
             throw .invalid("the access token's signature is wrong")
@@ -143,7 +146,7 @@ struct AccessTokenCodec: Sendable {
             Header.self, from: Data(try Base64.decode(Substring(encoded), alphabet: .urlSafeNoPadding))
         )
         guard header.alg == "HS256" else { throw Refusal.invalid("the access token's algorithm is not accepted") }
-        guard let kid = header.kid else { throw Refusal.invalid("the access token's key is unknown") }
+        guard let kid = header.kid else { throw Refusal.invalid(unknownKeyReason) }
         return kid
     }
 }

@@ -168,7 +168,7 @@ package struct AccountsController: Sendable {
         )
         let store = store
         let tokens = tokens
-        let session = tokens.newSession(userID: user.id, app: app.id)
+        let session = await tokens.newSession(userID: user.id, app: app.id)
         // A credential taken meanwhile (a concurrent sign-up) rolls the whole account back.
         let issued = try await database.transaction { sql in
             try await store.insert(user, on: sql)
@@ -187,7 +187,7 @@ package struct AccountsController: Sendable {
         guard let user = try await store.user(id: userID) else { throw KindredError.invalidCredentials }
         guard user.disabledAt == nil else { throw KindredError.accountDisabled }
         let tokens = tokens
-        let session = tokens.newSession(userID: userID, app: app.id)
+        let session = await tokens.newSession(userID: userID, app: app.id)
         let issued = try await database.transaction { sql in try await tokens.insert(session, on: sql) }
         return SignedIn(tokens: issued, user: try await representation(of: user), isNewUser: isNewUser)
     }

@@ -29,6 +29,8 @@ public struct AuthConfiguration: Sendable {
     /// Proxies whose `X-Forwarded-For` is believed (addresses or CIDR blocks), and the IPv6
     /// prefix length per-address limits key clients on (`ipv6ClientPrefixLength`, 64).
     public var trustedProxies: TrustedProxies = TrustedProxies()
+    /// How the access-token signing keys are sealed at rest and re-read (`SigningKeySettings`).
+    public var signingKeys = SigningKeySettings()
 
     /// The defaults.
     public init() {}

@@ -5,7 +5,7 @@ extension TokenService {
     /// Checks a bearer access token and loads its account and session in one query.
     /// - Throws: `missingToken`, `invalidToken`, `tokenExpired`, `sessionRevoked`, `accountDisabled`.
     func authenticate(authorization: String?, app: AppID) async throws -> AuthenticatedUser {
-        let claims = try verify(authorization: authorization, app: app)
+        let claims = try await verify(authorization: authorization, app: app)
         let rows = try await database.sql.all(sessionQuery(id: claims.sid, withCredentials: false))
         return try Self.authenticatedUser(rows.first, claims: claims)
     }
@@ -18,7 +18,7 @@ extension TokenService {
     func authenticateWithCredentials(
         authorization: String?, app: AppID
     ) async throws -> (user: AuthenticatedUser, credentials: [CredentialRecord], accessUntil: Int64?) {
-        let claims = try verify(authorization: authorization, app: app)
+        let claims = try await verify(authorization: authorization, app: app)
         let rows = try await database.sql.all(sessionQuery(id: claims.sid, withCredentials: true))
         let user = try Self.authenticatedUser(rows.first, claims: claims)
         // The left join gives one row without a credential when the account has none. Sorted
@@ -31,14 +31,15 @@ extension TokenService {
     }
 
     /// The claims of a valid access token of `app` in an `Authorization` header.
-    private func verify(authorization: String?, app: AppID) throws -> AccessTokenClaims {
+    private func verify(authorization: String?, app: AppID) async throws -> AccessTokenClaims {
         guard let authorization, !authorization.isEmpty else { throw KindredError.missingToken }
         guard let token = Self.bearerToken(in: authorization) else {
             throw KindredError.invalidToken("the Authorization header must be \"Bearer <access token>\"")
         }
+        await keyRing.refreshIfStale()
         let claims: AccessTokenClaims
         do {
-            claims = try codec.verify(token, now: clock.now())
+            claims = try await verifyWithKnownKeys(token)
         } catch {
             switch error {
             case .expired: throw KindredError.tokenExpired
@@ -49,6 +50,21 @@ extension TokenService {
             throw KindredError.invalidToken("the access token belongs to another app")
         }
         return claims
+    }
+
+    /// Verifies `token` with the keys in hand; when it names a key id they lack (a rotation made
+    /// elsewhere a moment ago), re-reads the keys (bounded, `SigningKeyRing`) and tries once more.
+    /// A retired key is refused without a read.
+    private func verifyWithKnownKeys(_ token: String) async throws(AccessTokenCodec.Refusal) -> AccessTokenClaims {
+        do {
+            return try keyRing.codec.verify(token, now: clock.now())
+        } catch .invalid(AccessTokenCodec.unknownKeyReason) {
+            guard let kid = SigningKeyRing.keyID(of: token) else { throw .invalid(AccessTokenCodec.unknownKeyReason) }
+            if keyRing.isRetired(kid) { throw .invalid("the access token's key was retired") }
+            guard await keyRing.reloadForUnknownKey() else { throw .invalid(AccessTokenCodec.unknownKeyReason) }
+            if keyRing.isRetired(kid) { throw .invalid("the access token's key was retired") }
+            return try keyRing.codec.verify(token, now: clock.now())
+        }
     }
 
     /// The account of a session row, if the session is live and the account enabled.

@@ -20,8 +20,10 @@ struct NewSession: Sendable {
 }
 
 extension TokenService {
-    /// Makes a session for `userID` and its first pair of tokens, without storing anything.
-    func newSession(userID: String, app: AppID) -> NewSession {
+    /// Makes a session for `userID` and its first pair of tokens, without storing anything (the
+    /// signing keys are re-read first when they are older than their refresh interval).
+    func newSession(userID: String, app: AppID) async -> NewSession {
+        await keyRing.refreshIfStale()
         let now = clock.now()
         // Time-ordered: the session's rows and its refresh tokens' index on it then grow at their
         // ends, two fewer random pages written per sign-up (see `RandomID.makeTimeOrdered`).

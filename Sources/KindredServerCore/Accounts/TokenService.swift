@@ -22,7 +22,8 @@ struct IssuedTokens: Sendable {
 struct TokenService: Sendable {
     let database: Database
     let clock: any WallClock
-    let codec: AccessTokenCodec
+    /// The signing keys, kept current with the database (rotations reach every replica).
+    let keyRing: SigningKeyRing
     let settings: AuthConfiguration
     /// The open realtime connections, closed when their session ends.
     var sessions = RealtimeSessions()
@@ -37,8 +38,12 @@ struct TokenService: Sendable {
         case disabled
     }
 
+    /// The codec of the signing keys in hand: new tokens are signed with the active key.
+    var codec: AccessTokenCodec { keyRing.codec }
+
     /// Exchanges a refresh token for a new pair, or says why not.
     func refresh(_ refreshToken: String, app: AppID) async throws -> RefreshOutcome {
+        await keyRing.refreshIfStale()
         guard refreshToken.utf8.count == 43,
             (try? Base64.decode(refreshToken, alphabet: .urlSafeNoPadding)) != nil
         else { return .invalid }
