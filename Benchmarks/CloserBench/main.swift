@@ -1,17 +1,25 @@
-// kindred-closer-bench [--games] SERVER_URL [COUPLES] [CONCURRENCY]
+// kindred-closer-bench [--games | --kit] SERVER_URL [COUPLES] [CONCURRENCY]
 //
-// Full Closer cycles against a running `kindred serve`, with CloserKit doing all the
-// cryptography in this process, as the phones would. Setup (not timed): COUPLES couples sign up
-// (two accounts each), publish device keys, pair through an invite (cheap Argon2id: setup is not
-// what is measured), get today's question on demand and read the couple and both members'
-// device keys into each device's cache (`refreshCache`, as an app does when it opens: the
-// steady state of a paired phone). Timed: for every couple, one full cycle — both seal and
-// upload an answer, both release their one-time key to the partner's devices, both open and
-// check the partner's answer — CONCURRENCY couples at a time. Prints `cycles/s N` and the
-// HTTP requests per cycle (counted by the devices) for scripts/bench-closer to compare with the
-// bare Hummingbird server measured in the same run.
+// Closer cycles against a running `kindred serve`, measuring the server's capacity. Setup (not
+// timed): COUPLES couples sign up (two accounts each), publish device keys, pair through an
+// invite (cheap Argon2id: setup is not what is measured), get today's question on demand and read
+// the couple and both members' device keys into each device's cache (`refreshCache`, as an app
+// does when it opens). Then every cycle's device work is done before the clock
+// (PreparedCycles.prepare): both answers sealed (payload, commitment, commitment seal) and each
+// one-time key wrapped to the partner's devices. Timed: for every couple, CloserKit's ten requests
+// of one full cycle with those strings — both read today and upload an answer, both read the date
+// with their keyboxes and release (the second recording the reveal), the first reads again and
+// records its reveal — CONCURRENCY couples at a time. After the clock, each device opens and
+// checks the partner's answer from the server's copy. Prints `cycles/s N` and the HTTP requests
+// per cycle for scripts/bench-closer to compare with the bare Hummingbird server measured in the
+// same run, then the device figure (DeviceCost): CloserKit's cryptography per cycle against raw
+// swift-crypto doing the same primitives, measured in this process after the server phase.
 //
-// With `--games` (scripts/bench-closer-games) the timed work is one This or That round per
+// With `--kit` the timed phase runs the cycles through CloserKit itself (`answer`, `reveal`),
+// both phones' cryptography included — the earlier figure, which said as much about the client
+// as about the server on a 2-core machine.
+//
+// With `--games` (scripts/bench-closer --games) the timed work is one This or That round per
 // couple instead (GameRounds): setup also starts each couple's session and seals both answers;
 // timed are the two commitments, two openings and both partners' reads of the finished session;
 // every round's score is checked after the clock. Prints `rounds/s N`.
@@ -22,9 +30,10 @@ import KindredCrypto
 
 var arguments = CommandLine.arguments
 let games = arguments.count > 1 && arguments[1] == "--games"
-if games { arguments.remove(at: 1) }
+let kit = arguments.count > 1 && arguments[1] == "--kit"
+if games || kit { arguments.remove(at: 1) }
 guard arguments.count >= 2, let server = URL(string: arguments[1]) else {
-    FileHandle.standardError.write(Data("usage: kindred-closer-bench [--games] SERVER_URL [COUPLES] [CONCURRENCY]\n".utf8))
+    FileHandle.standardError.write(Data("usage: kindred-closer-bench [--games | --kit] SERVER_URL [COUPLES] [CONCURRENCY]\n".utf8))
     exit(2)
 }
 let couples = arguments.count > 2 ? Int(arguments[2]) ?? 1_000 : 1_000
@@ -94,6 +103,33 @@ if games {
     print("rounds \(couples) in \(String(format: "%.2f", seconds)) s, concurrency \(concurrency), every score checked")
     print("rounds/s \(String(format: "%.1f", Double(couples) / seconds))")
     print("requests/round \(String(format: "%.1f", Double(requests) / Double(couples)))")
+    exit(0)
+}
+if !kit {
+    let cycles = CycleBox(count: couples)
+    do { try await forEach(couples, width: concurrency) { index in
+        cycles.set(index, try await PreparedCycles.prepare(pairs[index].0, pairs[index].1, index: index))
+    } } catch { fail(error) }
+    print("setup \(couples) couples with a sealed cycle each (answers, commitment seals, keyboxes) in \(ContinuousClock.now - setupStart)")
+    let start = ContinuousClock.now
+    do { try await forEach(couples, width: concurrency) { index in
+        try await PreparedCycles.play(cycles.get(index))
+    } } catch { fail(error) }
+    let elapsed = ContinuousClock.now - start
+    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    print("cycles \(couples) in \(String(format: "%.2f", seconds)) s, concurrency \(concurrency), device work prepared before the clock")
+    print("cycles/s \(String(format: "%.1f", Double(couples) / seconds))")
+    print("requests/cycle \(String(format: "%.1f", Double(PreparedCycles.requests.load(ordering: .relaxed)) / Double(couples)))")
+    do { try await forEach(couples, width: concurrency) { index in
+        try await PreparedCycles.check(cycles.get(index), alice: pairs[index].0, bob: pairs[index].1)
+    } } catch { fail(error) }
+    print("checked: every partner's answer opened from the server's copy")
+    do {
+        let device = try DeviceCost.measure()
+        print("device CPU per cycle \(String(format: "%.3f", device.closerKit)) ms (CloserKit: 2 seal, 2 keybox wrap, 2 unwrap, 4 open)")
+        print("raw swift-crypto per cycle \(String(format: "%.3f", device.raw)) ms (AES-GCM, SHA-256, P-256, HKDF on the same sizes)")
+        print("device ratio \(String(format: "%.2f", device.closerKit / device.raw))")
+    } catch { fail(error) }
     exit(0)
 }
 let requestsBefore = pairs.reduce(0) { $0 + $1.0.cache.requestCount + $1.1.cache.requestCount }

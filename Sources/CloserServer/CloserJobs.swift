@@ -40,7 +40,7 @@ public enum CloserJobs {
         )
         try OutcomeReminders.register(on: platform)
         try CapsuleUnlocks.register(on: platform)
-        try ChallengeReminders.register(on: platform)
+        try ChallengeReminders.register(on: platform, reminderHour: settings.challengeReminderHour)
         try platform.jobs.register(
             Job("closer.purge-invites", schedule: "23 * * * *") { context in
                 let now = context.clock.now().millisecondsSince1970

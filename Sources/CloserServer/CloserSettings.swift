@@ -32,6 +32,10 @@ public struct CloserSettings: Sendable, Equatable {
     /// The least time between two game pushes to one partner (`closer.gamePushIntervalMinutes`,
     /// 10 minutes; realtime events are not limited).
     public var gamePushInterval: Duration = .seconds(10 * 60)
+    /// The local hour of the challenge-day reminder (`closer.challengeReminderHour`, 0–23, 19).
+    public var challengeReminderHour = 19
+    /// The most memory-lane capsules one couple keeps (`closer.capsulesPerCouple`, 1–100000, 500).
+    public var capsulesPerCouple = 500
 
     /// The defaults.
     public init() {}

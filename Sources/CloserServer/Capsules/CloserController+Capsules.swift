@@ -22,7 +22,8 @@ extension CloserController {
     static let capsuleMaximumLock: TimeInterval = 30 * 366 * 86_400
 
     /// Seals a capsule.
-    /// - Throws: 400 `invalid_capsule`, 413 `capsule_too_large`, 404 `couple_not_found`.
+    /// - Throws: 400 `invalid_capsule`, 413 `capsule_too_large`, 404 `couple_not_found`, 409
+    ///   `capsule_limit_reached` when the couple already keeps `closer.capsulesPerCouple` capsules.
     func createCapsule(_ user: AuthenticatedUser, coupleID: String, body: Components.Schemas.CloserCapsuleCreate) async throws -> Components.Schemas.CloserCapsule {
         guard body.title.utf8.count <= Self.capsuleTitleLimit else { throw KindredError.capsuleTooLarge("title", limit: Self.capsuleTitleLimit) }
         guard body.content.utf8.count <= Self.capsuleContentLimit else {
@@ -42,7 +43,12 @@ extension CloserController {
         )
         let events = self.events
         try await events.publisher.transaction { tx in
-            let couple = try await Self.couple(coupleID, member: callerID, on: tx.sql)
+            // The couple row is locked, so two racing creations cannot both pass the cap.
+            let couple = try await Self.couple(coupleID, member: callerID, locking: true, on: tx.sql)
+            let limit = settings.capsulesPerCouple
+            let kept = try await tx.sql.raw("SELECT COUNT(*) AS n FROM closer_capsules WHERE couple_id = \(bind: coupleID)").first()?
+                .decode(column: "n", as: Int.self) ?? 0
+            guard kept < limit else { throw KindredError.capsuleLimitReached(limit) }
             try await tx.sql.insert(into: "closer_capsules").columns(CapsuleRecord.columns + ["pending_unlock_at"])
                 .values(
                     SQLBind(capsule.id), SQLBind(coupleID), SQLBind(callerID), SQLBind(capsule.title), SQLBind(capsule.content),

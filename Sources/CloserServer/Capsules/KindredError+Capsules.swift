@@ -14,6 +14,10 @@ extension KindredError {
     static func capsuleLocked(until: String) -> KindredError {
         refused(status: 409, code: "capsule_locked", message: "this capsule stays locked until \(until)")
     }
+    /// 409 `capsule_limit_reached`: the couple keeps `closer.capsulesPerCouple` capsules already.
+    static func capsuleLimitReached(_ limit: Int) -> KindredError {
+        refused(status: 409, code: "capsule_limit_reached", message: "a couple keeps at most \(limit) capsules")
+    }
     /// 409 `capsule_unlocked`: an unlocked capsule belongs to both partners and is kept.
     static let capsuleUnlocked = refused(status: 409, code: "capsule_unlocked", message: "an unlocked capsule cannot be deleted")
 }

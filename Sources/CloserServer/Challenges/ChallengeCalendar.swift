@@ -1,10 +1,11 @@
 import Foundation
 
 /// The date math of challenges, in a couple's zone through the IANA database (never fixed
-/// offsets): today's date key, a day's number, and the 19:00 local reminder instants.
+/// offsets): today's date key, a day's number, and the local reminder instants (at
+/// `closer.challengeReminderHour`, 19:00 by default).
 enum ChallengeCalendar {
-    /// The reminder's local time: 19:00.
-    static let reminderMinute = 19 * 60
+    /// The reminder's default local hour: 19 (`CloserSettings.challengeReminderHour`).
+    static let defaultReminderHour = 19
 
     /// The zone named `identifier` (UTC when unknown).
     static func zone(_ identifier: String) -> TimeZone {
@@ -25,9 +26,9 @@ enum ChallengeCalendar {
         return day - first + 1
     }
 
-    /// The first 19:00 local reminder strictly after `date` in `zone`.
-    static func nextReminder(after date: Date, in zone: TimeZone) -> Date {
-        CloserSchedule(timeZone: zone, minuteOfDay: reminderMinute).next(after: date).date
+    /// The first reminder at `hour`:00 local strictly after `date` in `zone`.
+    static func nextReminder(after date: Date, in zone: TimeZone, hour: Int) -> Date {
+        CloserSchedule(timeZone: zone, minuteOfDay: hour * 60).next(after: date).date
     }
 
     /// Days since 1970-01-01 of a `YYYY-MM-DD` key (proleptic Gregorian), nil when malformed.

@@ -32,8 +32,9 @@ struct ChallengeInstanceRecord: Sendable, Equatable {
         "remind_at", "created_at", "updated_at", "completed_at",
     ]
 
-    /// A new active instance of `challenge`, day 1 today in `timeZone`.
-    init(challenge: ChallengesDocument.Challenge, coupleID: String, startedBy: String, timeZone: String, now: Date) {
+    /// A new active instance of `challenge`, day 1 today in `timeZone`, reminded at `reminderHour`:00 local.
+    init(challenge: ChallengesDocument.Challenge, coupleID: String, startedBy: String, timeZone: String, now: Date,
+         reminderHour: Int = ChallengeCalendar.defaultReminderHour) {
         let zone = ChallengeCalendar.zone(timeZone)
         let start = ChallengeCalendar.key(of: now, in: zone)
         id = RandomID.make()
@@ -45,7 +46,7 @@ struct ChallengeInstanceRecord: Sendable, Equatable {
         startDate = start
         self.timeZone = timeZone
         self.startedBy = startedBy
-        let next = ChallengeCalendar.nextReminder(after: now, in: zone)
+        let next = ChallengeCalendar.nextReminder(after: now, in: zone, hour: reminderHour)
         let nextDay = ChallengeCalendar.dayNumber(start: start, key: ChallengeCalendar.key(of: next, in: zone)) ?? Int.max
         remindAt = nextDay <= challenge.days.count ? next.millisecondsSince1970 : nil
         createdAt = now.millisecondsSince1970

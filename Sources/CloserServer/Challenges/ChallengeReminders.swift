@@ -4,7 +4,7 @@ import KindredStore
 import SQLKit
 
 /// `closer.challenge-reminders` (the seed's `sendChallengeDayReminders`): every 15 minutes, the
-/// instances whose 19:00 local reminder is due, read through the `remind_at` index in bounded
+/// instances whose local reminder (`closer.challengeReminderHour`, 19:00 by default) is due, read through the `remind_at` index in bounded
 /// pages (never a scan of every couple). Each partner who has not done that day's step is
 /// reminded once per instance and day (`closer_challenge_reminders`); quiet hours and opt-outs
 /// are applied by the outbox. A run that comes late (the job was down) reminds about the current
@@ -15,9 +15,9 @@ enum ChallengeReminders {
     /// Instances per page.
     static let pageSize = 200
 
-    /// Registers the job on the platform.
+    /// Registers the job on the platform, reminding at `reminderHour`:00 in each instance's zone.
     /// - Throws: `JobError` when the name is taken.
-    static func register(on platform: Platform) throws {
+    static func register(on platform: Platform, reminderHour: Int = ChallengeCalendar.defaultReminderHour) throws {
         let queue = platform.queue
         let relay = platform.realtime
         try platform.jobs.register(
@@ -28,7 +28,7 @@ enum ChallengeReminders {
                 let events = CloserEvents(outbox: outbox, relay: relay)
                 var sent = 0
                 let handled = try await context.forEachPage(limit: pageSize) { limit in
-                    let page = try await remindPage(limit: limit, now: context.clock.now(), events: events)
+                    let page = try await remindPage(limit: limit, now: context.clock.now(), events: events, reminderHour: reminderHour)
                     sent += page.sent
                     return page.instances
                 }
@@ -38,9 +38,9 @@ enum ChallengeReminders {
     }
 
     /// Handles one page of instances whose reminder is due: reminds each partner who has not
-    /// done the day, then moves `remind_at` to the next 19:00 local (NULL after the last day).
+    /// done the day, then moves `remind_at` to the next `reminderHour`:00 local (NULL after the last day).
     /// - Returns: the instances handled and the reminders queued.
-    static func remindPage(limit: Int, now: Date, events: CloserEvents) async throws -> (instances: Int, sent: Int) {
+    static func remindPage(limit: Int, now: Date, events: CloserEvents, reminderHour: Int) async throws -> (instances: Int, sent: Int) {
         let nowMS = now.millisecondsSince1970
         return try await events.publisher.transaction { tx in
             let sql = tx.sql
@@ -50,9 +50,9 @@ enum ChallengeReminders {
             for row in rows {
                 let instance = try ChallengeInstanceRecord(row: row)
                 let zone = ChallengeCalendar.zone(instance.timeZone)
-                // The latest 19:00 local at or before now: a run that comes late reminds about
+                // The latest reminder time at or before now: a run that comes late reminds about
                 // today's day, never about a day that has already ended.
-                let period = CloserSchedule(timeZone: zone, minuteOfDay: ChallengeCalendar.reminderMinute).period(containing: now)
+                let period = CloserSchedule(timeZone: zone, minuteOfDay: reminderHour * 60).period(containing: now)
                 let nextDay = ChallengeCalendar.dayNumber(start: instance.startDate, key: period.end.key) ?? Int.max
                 let remindAgain: any SQLExpression =
                     instance.status == .active && nextDay <= instance.dayCount ? SQLBind(period.end.date.millisecondsSince1970) : SQLLiteral.null

@@ -40,7 +40,8 @@ extension CloserController {
             let active = try await sql.select().column("id").from("closer_challenge_instances")
                 .where("couple_id", .equal, coupleID).where("active_key", .equal, challengeID).first()
             guard active == nil else { throw KindredError.challengeAlreadyActive }
-            let instance = ChallengeInstanceRecord(challenge: challenge, coupleID: coupleID, startedBy: callerID, timeZone: couple.timeZone, now: now)
+            let instance = ChallengeInstanceRecord(challenge: challenge, coupleID: coupleID, startedBy: callerID, timeZone: couple.timeZone, now: now,
+                                                   reminderHour: settings.challengeReminderHour)
             try await sql.insert(into: "closer_challenge_instances").columns(ChallengeInstanceRecord.columns + ["active_key", "day_count"])
                 .values(
                     SQLBind(instance.id), SQLBind(coupleID), SQLBind(instance.challengeID), SQLBind(instance.title), SQLBind(instance.stepsJSON),

@@ -5,7 +5,7 @@ import SQLKit
 /// new migration at the end.
 enum IntegritySchema {
     /// The integrity migrations, in order.
-    static let migrations: [Migration] = [createIntegrity]
+    static let migrations: [Migration] = [createIntegrity, indexChallengeExpiry]
 
     /// Server challenges, attested App Attest keys and recorded verdicts.
     static let createIntegrity = Migration("integrity_0001_device_integrity") { sql in

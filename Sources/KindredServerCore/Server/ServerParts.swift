@@ -184,9 +184,12 @@ package func buildServerParts(_ dependencies: Dependencies, domains: [any Server
 
 /// Loads (or creates) the token signing key.
 func makeTokenService(_ dependencies: Dependencies) async throws -> TokenService {
-    let codec = try await SigningKeyStore.load(dependencies.database, clock: dependencies.clock)
+    let keyRing = try await SigningKeyRing.start(
+        store: SigningKeyStore(database: dependencies.database, clock: dependencies.clock, auth: dependencies.auth),
+        logger: dependencies.logger
+    )
     var tokens = TokenService(
-        database: dependencies.database, clock: dependencies.clock, codec: codec, settings: dependencies.auth
+        database: dependencies.database, clock: dependencies.clock, keyRing: keyRing, settings: dependencies.auth
     )
     tokens.sessionWithCredentialsStatement = TokenService.sessionWithCredentialsStatement(
         premium: dependencies.entitlements.premiumSource

@@ -21,7 +21,7 @@ import Testing
                 == [
                 "accounts.purge-expired-tokens", "admin.purge-sessions", "closer.assign-daily-questions", "closer.challenge-reminders",
                 "closer.daily-reminders", "closer.outcomes-reminders", "closer.purge-invites", "closer.unlock-capsules",
-                "exeraser.prune-analytics", "notifications.purge-sent", "platform.prune-queue-keys", "platform.prune-rate-limits", "realtime.prune-events",
+                "exeraser.prune-analytics", "integrity.purge-expired", "notifications.purge-sent", "platform.prune-queue-keys", "platform.prune-rate-limits", "realtime.prune-events",
                 "soulmate.cleanup-envelopes", "streaksync.prune-scores"])
             let early = try await platform.jobs.runNow("accounts.purge-expired-tokens")
             #expect(early.message == "deleted 0 expired refresh tokens, 0 expired sessions and 0 identity token uses")

@@ -29,12 +29,12 @@ import Testing
         #expect(list.status == 0, "\(list.stderr)")
         let rows = list.stdout.split(separator: "\n").map { $0.split(separator: "\t").map(String.init) }
         #expect(rows.map { $0[0] } == ["accounts.purge-expired-tokens", "admin.purge-sessions", "closer.assign-daily-questions", "closer.challenge-reminders",
-                                        "closer.daily-reminders", "closer.outcomes-reminders", "closer.purge-invites", "closer.unlock-capsules", "exeraser.prune-analytics", "notifications.purge-sent", "platform.prune-queue-keys", "platform.prune-rate-limits", "realtime.prune-events",
+                                        "closer.daily-reminders", "closer.outcomes-reminders", "closer.purge-invites", "closer.unlock-capsules", "exeraser.prune-analytics", "integrity.purge-expired", "notifications.purge-sent", "platform.prune-queue-keys", "platform.prune-rate-limits", "realtime.prune-events",
                                         "soulmate.cleanup-envelopes", "streaksync.prune-scores"])
-        #expect(rows.map { $0[1] } == ["*/15 * * * *", "*/30 * * * *", "*/15 * * * *", "*/15 * * * *", "*/15 * * * *", "*/15 * * * *", "23 * * * *", "7 * * * *", "47 3 * * *", "23 4 * * *", "17 3 * * *", "7 * * * *", "41 * * * *",
+        #expect(rows.map { $0[1] } == ["*/15 * * * *", "*/30 * * * *", "*/15 * * * *", "*/15 * * * *", "*/15 * * * *", "*/15 * * * *", "23 * * * *", "7 * * * *", "47 3 * * *", "53 * * * *", "23 4 * * *", "17 3 * * *", "7 * * * *", "41 * * * *",
                                         "23 * * * *", "41 3 * * *"])
-        #expect(rows.map { $0[2] } == Array(repeating: "UTC", count: 15))
-        #expect(rows.map { $0[4] } == Array(repeating: "-", count: 15))
+        #expect(rows.map { $0[2] } == Array(repeating: "UTC", count: 16))
+        #expect(rows.map { $0[4] } == Array(repeating: "-", count: 16))
         #expect(rows.allSatisfy { (try? Date($0[3], strategy: .iso8601)) != nil })
 
         let run = try runKindred(["jobs", "run", "platform.prune-rate-limits", "--database-url", url, "--log-level", "error"])
