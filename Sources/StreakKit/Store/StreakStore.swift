@@ -73,7 +73,11 @@ public struct StreakStore: Sendable {
         self.path = path
         self.catalog = catalog
         do {
-            try StreakStoreSchema.migrator.migrate(database)
+            if let path {
+                try MigrationLock.holding(path: path) { try StreakStoreSchema.migrator.migrate(database) }
+            } else {
+                try StreakStoreSchema.migrator.migrate(database)
+            }
         } catch {
             throw .open(path: path ?? ":memory:", reason: "cannot migrate: \(error)")
         }

@@ -74,6 +74,8 @@ struct StreaksOptions: ParsableArguments {
             failure = (error.code, error.description)
         } catch let error as KindredClientError {
             failure = (StreakClientError.client(error).code, error.description)
+        } catch let error as StreaksChartError {
+            failure = (error.code, error.description)
         }
         if json { StandardIO.writeLine(ChatOptions.encode(["error": ["code": failure.code, "message": failure.message]])) }
         throw CommandFailure("\(failure.message) [\(failure.code)]")

@@ -2,14 +2,15 @@ import ArgumentParser
 import Foundation
 import StreakKit
 
-/// `kindred streaks stats [--game G] [--range 1|7|30|365] [--chart FILE.svg] [--csv FILE] [--at ISO8601]`.
+/// `kindred streaks stats [--game G] [--range 1|7|30|365] [--chart FILE.svg|FILE.png] [--csv FILE] [--at ISO8601]`.
 struct StreaksStatsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stats",
         abstract: "Played, completed, completion rate, average score and streaks over today or the last 7, 30 or 365 days.",
         discussion: """
             With --game, also the game's deep dive: the guess distribution (Wordle, Nerdle, Pinpoint), \
-            the hints (Strands) or the times per difficulty (Pips). --chart writes an SVG file: the \
+            the hints (Strands) or the times per difficulty (Pips). --chart writes an SVG file (a PNG \
+            when the name ends in .png, through rsvg-convert or ImageMagick's convert): the \
             guess distribution for those games, else the calendar of days played over the range. \
             --csv writes the range's results (of --game only, when given) as RFC 4180 CSV with the header \
             date,game,puzzle,score,maxAttempts,completed (- for standard output, then nothing else is printed).
@@ -18,7 +19,7 @@ struct StreaksStatsCommand: AsyncParsableCommand {
     @OptionGroup var options: StreaksOptions
     @Option(help: "Only this game's results.") var game: String?
     @Option(help: "Days up to today: 1, 7, 30 or 365.") var range = 7
-    @Option(help: "Write a chart to this SVG file.") var chart: String?
+    @Option(help: "Write a chart to this .svg or .png file (PNG needs rsvg-convert or ImageMagick).") var chart: String?
     @Option(help: "Write the range's results to this CSV file (- for standard output).") var csv: String?
     @Option(help: "Compute as of this instant, ISO 8601 (default: now).") var at: String?
 
@@ -36,6 +37,7 @@ struct StreaksStatsCommand: AsyncParsableCommand {
         let now = try StreaksAddCommand.instant(at)
         let store = try options.store()
         try await options.run {
+            if let chart { _ = try StreaksChartFile.format(of: chart) }
             let zone = try options.timeZone(store)
             let results = try store.allResults()
             let summary = Analytics.summary(of: results, range: span, game: gameID, now: now, timeZone: zone)
@@ -71,7 +73,7 @@ struct StreaksStatsCommand: AsyncParsableCommand {
                 let title = "\(gameID.flatMap { catalog.game($0)?.name } ?? "All games"), \(summary.firstDay) to \(summary.lastDay)"
                 let svg = distribution.map { GuessDistributionChart.svg($0, title: "\(title): guesses") }
                     ?? StreakCalendarChart.svg(gameID.map { id in inRange.filter { $0.game == id } } ?? inRange, from: summary.firstDay, to: summary.lastDay, title: "\(title): days played")
-                try Self.write(svg, to: chart)
+                try StreaksChartFile.write(svg, to: chart)
                 object["chart"] = chart
                 lines.append("chart: \(chart)")
             }
@@ -119,17 +121,9 @@ struct StreaksStatsCommand: AsyncParsableCommand {
         return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
     }
 
-    /// Writes an SVG chart, or fails with the file named.
-    static func write(_ svg: String, to file: String) throws {
-        do {
-            try Data(svg.utf8).write(to: URL(fileURLWithPath: file), options: .atomic)
-        } catch {
-            throw CommandFailure("cannot write \(file): \(error.localizedDescription)")
-        }
-    }
 }
 
-/// `kindred streaks recap [--week YYYY-Www] [--chart FILE.svg] [--at ISO8601]`.
+/// `kindred streaks recap [--week YYYY-Www] [--chart FILE.svg|FILE.png] [--at ISO8601]`.
 struct StreaksRecapCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "recap",
@@ -137,7 +131,7 @@ struct StreaksRecapCommand: AsyncParsableCommand {
 
     @OptionGroup var options: StreaksOptions
     @Option(help: "The ISO 8601 week, YYYY-Www (default: this week).") var week: String?
-    @Option(help: "Write the week's bar chart to this SVG file.") var chart: String?
+    @Option(help: "Write the week's bar chart to this .svg or .png file (PNG needs rsvg-convert or ImageMagick).") var chart: String?
     @Option(help: "Take \"this week\" at this instant, ISO 8601 (default: now).") var at: String?
 
     func validate() throws {
@@ -151,6 +145,7 @@ struct StreaksRecapCommand: AsyncParsableCommand {
         let now = try StreaksAddCommand.instant(at)
         let store = try options.store()
         try await options.run {
+            if let chart { _ = try StreaksChartFile.format(of: chart) }
             let zone = try options.timeZone(store)
             let target = week.flatMap(ISOWeek.init) ?? ISOWeek(containing: LocalDay(now, in: zone))
             let recap = Analytics.recap(of: try store.allResults(), week: target)
@@ -166,7 +161,7 @@ struct StreaksRecapCommand: AsyncParsableCommand {
                 "mostPlayed": orNull(recap.mostPlayed?.rawValue), "playedPerDay": recap.playedPerDay,
             ]
             if let chart {
-                try StreaksStatsCommand.write(WeeklyRecapChart.svg(recap, title: "Week \(recap.week)"), to: chart)
+                try StreaksChartFile.write(WeeklyRecapChart.svg(recap, title: "Week \(recap.week)"), to: chart)
                 object["chart"] = chart
                 lines.append("chart: \(chart)")
             }
