@@ -6,8 +6,8 @@
 // - baseline: decoding every JPEG to RGB with Pillow, the decoder the worker itself uses (one
 //   Python process, timed inside it), so the ratio is what dlib's detection and descriptors add;
 // - the scan's face phase: `ScanEngine` over a `FolderPhotoLibrary` of DIR with the reference,
-//   the way `EraserDevice` runs it (one worker, photos one at a time; the worker is started
-//   before the clock so its model loading is not counted);
+//   the way `EraserDevice` runs it (the default pool, one worker per core, as many photos of a
+//   batch in flight; the workers are started before the clock so model loading is not counted);
 // - the worker pool alone: `DlibWorkerFaceEmbedder` with WORKERS workers and WORKERS photos in
 //   flight at once.
 // Peak memory: this process, and the largest worker (RUSAGE_CHILDREN after the workers exit).
@@ -38,7 +38,10 @@ enum FaceBench {
         let library = try FolderPhotoLibrary(root: folder, timeZone: TimeZone(identifier: "UTC")!)
         _ = try library.assetCount()  // The index is built before the clock starts.
         let single = DlibWorkerFaceEmbedder()
-        try await single.start()
+        try await withThrowingTaskGroup(of: Void.self) { group in  // Every worker loads its models now.
+            for _ in 0..<single.concurrency { group.addTask { try await single.start() } }
+            try await group.waitForAll()
+        }
         let engine = ScanEngine(library: library, embedder: single,
                                 store: try ScanStore(profile: scanRoot, key: try ScanStoreKey(SymmetricKey(size: .bits256))))
         var summary: ScanSummary?
@@ -47,8 +50,8 @@ enum FaceBench {
         }
         await single.shutdown()
         let matched = summary?.byCategory[.face] ?? 0
-        print(String(format: "scan face phase (1 worker, %d photos + the reference): %.2f s = %.0f photos/min = %.1fx baseline; %d matched",
-                     photos.count, phase, perMinute(photos.count, phase), phase / baseline, matched))
+        print(String(format: "scan face phase (%d workers, %d photos + the reference): %.2f s = %.0f photos/min = %.1fx baseline; %d matched",
+                     single.concurrency, photos.count, phase, perMinute(photos.count, phase), phase / baseline, matched))
 
         // The pool alone, WORKERS requests in flight.
         let pool = DlibWorkerFaceEmbedder(configuration: .init(workers: workers))

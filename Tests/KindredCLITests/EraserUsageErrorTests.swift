@@ -15,6 +15,7 @@ import Testing
         (["decide", "asset:x", "shred"], "the decision must be vault, delete or keep, not shred"),
         (["apply", "--now", "yesterday"], "--now must be an ISO 8601 instant (2024-07-14T18:30:05Z), not yesterday"),
         (["tick", "--now", "soon"], "--now must be an ISO 8601 instant (2024-07-14T18:30:05Z), not soon"),
+        (["review", "--out", "/tmp/look.jpg"], "--out needs --open KEY"),
     ])
     func ownChecksGiveOneLineAndAJSONError(arguments: [String], message: String) throws {
         let folder = try TemporaryDirectory()

@@ -5,8 +5,9 @@ import Foundation
 /// ResNet descriptor, run by long-lived `face_worker.py` processes (PyPI's `dlib-bin` and the
 /// model files of `face_recognition_models`; nothing is downloaded at run time).
 ///
-/// Each worker loads the models once (about 0.6 s) and then serves one image at a time; with
-/// `workers > 1` images are spread over that many processes. A worker that dies during a request
+/// Each worker loads the models once (about 0.6 s) and then serves one image at a time; images
+/// are spread over `workers` processes (by default one per core, at most four; the scan keeps
+/// that many photos in flight, `concurrency`). A worker that dies during a request
 /// is restarted and the request retried once; a second death fails that request with
 /// `FaceError.workerFailed` and the next request starts a fresh worker. A request that exceeds
 /// its time limit stops its worker and fails with `FaceError.timedOut`. When Python, dlib or the
@@ -32,11 +33,18 @@ public actor DlibWorkerFaceEmbedder: FaceEmbedder {
         public var models: URL?
         /// How many worker processes run at most (one image each at a time).
         public var workers: Int
-        /// How many times the detector doubles the image to find small faces (0–3; each costs
-        /// about 4× the detection time). With 1, faces down to about 40 px are found.
+        /// How many times the detector may double a small image to find small faces (0–3; each
+        /// costs about 4× the detection time). It doubles only while the result fits `detectSide`:
+        /// with 1, a 512 px photo is scanned at 1024 px and faces down to about 40 px are found.
         public var upsample: Int
-        /// Larger images are scaled down to this long side before detection (at least 64).
+        /// Larger images are decoded at (JPEG: scaled by the decoder to) about this long side;
+        /// landmarks and descriptors are taken from this image (at least 64).
         public var maxSide: Int
+        /// The detector scans a copy scaled down to this long side (at least 64): its cost grows
+        /// with the pixels, so 1024 px is about 2.5 times cheaper than 1280 px upsampled once was;
+        /// faces smaller than about 80 px of 1024 (8 % of the long side) are not found in a large
+        /// photo.
+        public var detectSide: Int
         /// The longest one image may take.
         public var requestTimeout: Duration
         /// The longest a worker may take to load its models.
@@ -45,8 +53,9 @@ public actor DlibWorkerFaceEmbedder: FaceEmbedder {
         public var environment: [String: String]?
 
         /// A configuration; the defaults suit a photo library on a small machine.
-        public init(python: String? = nil, script: URL? = nil, models: URL? = nil, workers: Int = 1,
-                    upsample: Int = 1, maxSide: Int = 1280, requestTimeout: Duration = .seconds(120),
+        public init(python: String? = nil, script: URL? = nil, models: URL? = nil,
+                    workers: Int = Configuration.defaultWorkers, upsample: Int = 1, maxSide: Int = 1280,
+                    detectSide: Int = 1024, requestTimeout: Duration = .seconds(120),
                     startTimeout: Duration = .seconds(60), environment: [String: String]? = nil) {
             self.python = python
             self.script = script
@@ -54,10 +63,14 @@ public actor DlibWorkerFaceEmbedder: FaceEmbedder {
             self.workers = workers
             self.upsample = upsample
             self.maxSide = maxSide
+            self.detectSide = detectSide
             self.requestTimeout = requestTimeout
             self.startTimeout = startTimeout
             self.environment = environment
         }
+
+        /// One worker per active core, at most four (each holds its models, about 200 MiB at peak).
+        public static var defaultWorkers: Int { min(4, max(1, ProcessInfo.processInfo.activeProcessorCount)) }
     }
 
     /// What a running worker reported at start.
@@ -79,6 +92,9 @@ public actor DlibWorkerFaceEmbedder: FaceEmbedder {
     private var isShutDown = false
     /// What the most recently started worker reported.
     public private(set) var info: WorkerInfo?
+
+    /// As many images as there are workers: the scan keeps this many photos in flight.
+    public nonisolated var concurrency: Int { max(1, configuration.workers) }
 
     /// An embedder; no worker starts before the first request (or `start()`).
     public init(configuration: Configuration = Configuration()) {
@@ -106,7 +122,8 @@ public actor DlibWorkerFaceEmbedder: FaceEmbedder {
             let process = try await process(in: slot)
             nextID += 1
             let request = FaceWorkerMessages.Request(
-                id: nextID, path: path, upsample: configuration.upsample, maxSide: configuration.maxSide)
+                id: nextID, path: path, upsample: configuration.upsample, maxSide: configuration.maxSide,
+                detectSide: configuration.detectSide)
             let line: Data
             do { line = try JSONEncoder().encode(request) } catch {
                 throw .faces(.unreadableImage(path: path, reason: "the path cannot be encoded"))

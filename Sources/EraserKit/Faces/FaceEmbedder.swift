@@ -6,6 +6,14 @@ public protocol FaceEmbedder: Sendable {
     /// Every face found in the image at `url`, with its descriptor. An image without faces gives
     /// an empty array; an unreadable one throws.
     func faces(in url: URL) async throws(EraserKitError) -> [DetectedFace]
+
+    /// How many images the embedder works on at once; the scan keeps this many in flight.
+    var concurrency: Int { get }
+}
+
+extension FaceEmbedder {
+    /// One image at a time, unless the embedder says otherwise.
+    public var concurrency: Int { 1 }
 }
 
 /// A face's box in the image, in pixels.

@@ -8,10 +8,12 @@ enum FaceWorkerMessages {
         var path: String
         var upsample: Int
         var maxSide: Int
+        var detectSide: Int
 
         enum CodingKeys: String, CodingKey {
             case id, path, upsample
             case maxSide = "max_side"
+            case detectSide = "detect_side"
         }
     }
 

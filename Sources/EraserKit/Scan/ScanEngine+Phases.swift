@@ -33,10 +33,11 @@ extension ScanEngine {
             let assets = try library.assets(offset: checkpoint.offset, limit: configuration.batchSize)
             if assets.isEmpty { break }
             var batch = ScanBatch()
-            for asset in assets {
-                if phase == .faces {
-                    try await findFaces(in: asset, references: checkpoint.references, threshold: checkpoint.threshold, into: &batch)
-                } else if ranges.contains(where: { $0.contains(asset.captureDate.date) }) {
+            if phase == .faces {
+                try await findFaces(in: assets, references: checkpoint.references, threshold: checkpoint.threshold, into: &batch)
+            }
+            for asset in assets where phase == .dateRanges {
+                if ranges.contains(where: { $0.contains(asset.captureDate.date) }) {
                     batch.matches.append(ScanMatch(
                         item: .asset(asset.id), kind: ScanItemKind(asset.mediaType), category: .dateRange,
                         confidence: Self.dateRangeConfidence, date: asset.captureDate.date))
@@ -50,33 +51,95 @@ extension ScanEngine {
         }
     }
 
-    /// One photo of the face phase: its faces (videos are not embedded), cached, and a finding
-    /// when the nearest is within the threshold. An unreadable photo is recorded as skipped; any
-    /// other embedder error stops the scan (resumable).
+    /// The face phase over one batch: the photos' faces (videos are not embedded), with up to the
+    /// embedder's `concurrency` photos in flight, then taken in the batch's order: each photo's
+    /// faces cached, and a finding when the nearest is within the threshold. An unreadable photo
+    /// is recorded as skipped; any other embedder error stops the scan (resumable) at the first
+    /// such photo in order.
     private func findFaces(
-        in asset: PhotoAsset, references: [[Float]], threshold: Double, into batch: inout ScanBatch
+        in assets: [PhotoAsset], references: [[Float]], threshold: Double, into batch: inout ScanBatch
     ) async throws(EraserKitError) {
-        guard asset.mediaType == .photo else { return }
+        let photos = assets.filter { $0.mediaType == .photo }
+        guard !photos.isEmpty else { return }
         guard let embedder else { throw .scan(.missingDependency("a face embedder")) }
-        let url = try library.contentsURL(of: asset.id)
-        let faces: [DetectedFace]
-        do {
-            faces = try await embedder.faces(in: url)
-        } catch {
-            guard case .faces(.unreadableImage) = error else { throw error }
-            batch.skipped.append((asset.id, error.description))
-            return
+        var urls: [URL] = []
+        for photo in photos { urls.append(try library.contentsURL(of: photo.id)) }
+        let outcomes = await Self.embed(urls, with: embedder)
+        for (asset, outcome) in zip(photos, outcomes) {
+            let faces: [DetectedFace]
+            switch outcome {
+            case .success(let found):
+                faces = found
+            case .failure(let error):
+                guard case .faces(.unreadableImage) = error else { throw error }
+                batch.skipped.append((asset.id, error.description))
+                continue
+            }
+            guard !faces.isEmpty else { continue }
+            let descriptors = faces.map(\.descriptor)
+            batch.descriptors.append((asset.id, CachedFaces(date: asset.captureDate.date, mediaType: asset.mediaType, descriptors: descriptors)))
+            if let distance = FaceDistance.nearest(descriptors, references: references),
+               FaceDistance.isMatch(distance: distance, threshold: threshold) {
+                batch.matches.append(ScanMatch(
+                    item: .asset(asset.id), kind: .photo, category: .face,
+                    confidence: FaceDistance.confidence(distance: distance, threshold: threshold),
+                    date: asset.captureDate.date, faceDistance: distance))
+            }
         }
-        guard !faces.isEmpty else { return }
-        let descriptors = faces.map(\.descriptor)
-        batch.descriptors.append((asset.id, CachedFaces(date: asset.captureDate.date, mediaType: asset.mediaType, descriptors: descriptors)))
-        if let distance = FaceDistance.nearest(descriptors, references: references),
-           FaceDistance.isMatch(distance: distance, threshold: threshold) {
-            batch.matches.append(ScanMatch(
-                item: .asset(asset.id), kind: .photo, category: .face,
-                confidence: FaceDistance.confidence(distance: distance, threshold: threshold),
-                date: asset.captureDate.date, faceDistance: distance))
+    }
+
+    /// Each image's faces or error, in the order of `urls`, with at most `embedder.concurrency`
+    /// requests in flight.
+    private static func embed(_ urls: [URL], with embedder: any FaceEmbedder) async -> [Result<[DetectedFace], EraserKitError>] {
+        let width = max(1, embedder.concurrency)
+        if width == 1 || urls.count == 1 {
+            var outcomes: [Result<[DetectedFace], EraserKitError>] = []
+            for url in urls {
+                do throws(EraserKitError) {
+                    outcomes.append(.success(try await embedder.faces(in: url)))
+                } catch {
+                    outcomes.append(.failure(error))
+                    if !Self.isSkippable(error) { return outcomes }  // The scan stops here.
+                }
+            }
+            return outcomes
         }
+        return await withTaskGroup(of: (Int, Result<[DetectedFace], EraserKitError>).self) { group in
+            var collected: [(Int, Result<[DetectedFace], EraserKitError>)] = []
+            collected.reserveCapacity(urls.count)
+            var next = 0
+            var stopped = false  // After an error that stops the scan, nothing more is asked.
+            while (next < urls.count && !stopped) || !group.isEmpty {
+                if next < urls.count && !stopped && next - collected.count < width {
+                    let index = next
+                    let url = urls[index]
+                    next += 1
+                    group.addTask {
+                        do throws(EraserKitError) {
+                            return (index, .success(try await embedder.faces(in: url)))
+                        } catch {
+                            return (index, .failure(error))
+                        }
+                    }
+                    continue
+                }
+                guard let answer = await group.next() else { break }
+                if case .failure(let error) = answer.1, !Self.isSkippable(error) { stopped = true }
+                collected.append(answer)
+            }
+            // In order, up to the first photo not answered (after a stop).
+            var outcomes: [Result<[DetectedFace], EraserKitError>] = []
+            for (index, outcome) in collected.sorted(by: { $0.0 < $1.0 }) where index == outcomes.count {
+                outcomes.append(outcome)
+            }
+            return outcomes
+        }
+    }
+
+    /// Whether the scan records `error` for the photo and goes on (an unreadable image).
+    private static func isSkippable(_ error: EraserKitError) -> Bool {
+        if case .faces(.unreadableImage) = error { return true }
+        return false
     }
 
     /// Contacts: every calendar event (any date), `batchSize` at a time, through the contact matcher.

@@ -146,10 +146,17 @@ struct EraserScanCommand: AsyncParsableCommand {
     }
 }
 
-/// `kindred eraser review`: the current scan's results and decisions.
+/// `kindred eraser review`: the current scan's results and decisions; `--open KEY` writes one
+/// result's thumbnail to a file to look at instead.
 struct EraserReviewCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "review", abstract: "List the scan's results and their decisions.")
     @OptionGroup var options: EraserDeviceOptions
+
+    @Option(name: .customLong("open"), help: "Write this result's thumbnail (a JPEG, at most 256 px) and print its path.")
+    var openKey: String?
+
+    @Option(help: "With --open: the file to write (default: <profile>/previews/<key>.jpg).")
+    var out: String?
 
     struct Result: Encodable {
         var key: String
@@ -164,8 +171,22 @@ struct EraserReviewCommand: AsyncParsableCommand {
         var title: String?
     }
     struct Output: Encodable { var summary: ScanSummaryOutput; var results: [Result] }
+    /// What `--open` wrote.
+    struct Preview: Encodable { var key: String; var thumbnail: String; var width: Int; var height: Int; var source: String }
 
     func run() async throws {
+        if let openKey {
+            let file = out.map { URL(fileURLWithPath: $0) }
+            try await options.run { (device) throws(EraserKitError) -> Preview in
+                let preview = try device.preview(openKey, to: file)
+                return Preview(key: preview.key, thumbnail: preview.file.path, width: preview.width,
+                               height: preview.height, source: preview.source.rawValue)
+            } text: { $0.thumbnail }
+            return
+        }
+        try options.checked { () throws -> Void in
+            if out != nil { throw ValidationError("--out needs --open KEY") }
+        }
         try await options.run { (device) throws(EraserKitError) -> Output in
             let review = try device.review()
             let found = try review.results()

@@ -74,7 +74,7 @@ struct DlibFaceEmbedderTests {
     @Test func boxesAreInTheUprightFullSizeImage() async throws {
         let upright = try #require(FaceMatcher.largestFace(of: try await faces("astronaut_exif6.jpg")))
         #expect(upright.box == FaceBox(x: 175, y: 76, width: 91, height: 91))
-        // 1536 px is scaled down to 1280 for detection; the box comes back at 3× the original.
+        // 1536 px is decoded at 1280 and scanned at 1024; the box comes back at 3× the original.
         let large = try #require(FaceMatcher.largestFace(of: try await faces("astronaut_large.jpg")))
         #expect(abs(large.box.x - 3 * 175) <= 6 && abs(large.box.y - 3 * 76) <= 6)
         #expect(abs(large.box.width - 3 * 91) <= 6)

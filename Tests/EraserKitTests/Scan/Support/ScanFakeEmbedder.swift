@@ -11,20 +11,24 @@ final class ScanFakeEmbedder: FaceEmbedder {
     private let faces: (@Sendable (String) throws(EraserKitError) -> [DetectedFace])?
     private let hook: (@Sendable (String) async -> Void)?
     private let calls = Mutex<[String]>([])
+    /// How many photos the scan may have in flight at once.
+    let concurrency: Int
 
     /// An unconfigured embedder: every call fails the test.
     init() {
         faces = nil
         hook = nil
+        concurrency = 1
     }
 
     /// An embedder answering `faces(name)` for the file `name.jpg`, after running `hook(name)`.
     init(
-        hook: (@Sendable (String) async -> Void)? = nil,
+        concurrency: Int = 1, hook: (@Sendable (String) async -> Void)? = nil,
         faces: @escaping @Sendable (String) throws(EraserKitError) -> [DetectedFace]
     ) {
         self.faces = faces
         self.hook = hook
+        self.concurrency = concurrency
     }
 
     /// The file names asked for, in order.
