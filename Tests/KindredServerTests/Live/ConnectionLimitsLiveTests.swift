@@ -6,17 +6,17 @@ import Testing
 /// connections. Timeouts are shortened through the settings so the test takes seconds.
 @Suite(.serialized) struct ConnectionLimitsLiveTests {
     /// The timeout every deadline gets here (`server.*TimeoutSeconds`).
-    static let timeout = Duration.seconds(3)
+    static let timeout = Duration.seconds(8)
     /// How late after its deadline a connection may be closed (a loaded machine, the poll interval).
-    static let slack = Duration.milliseconds(1_500)
+    static let slack = Duration.milliseconds(3_000)
 
     @Test("2,000 idle, slow-head and slow-body connections neither stop /health nor stay open past their timeout")
     func slowClientsAreClosedAtTheirTimeout() async throws {
         SlowClients.raiseOpenFilesLimit(to: 8_192)
         try await LiveServer.running(environment: [
-            "KINDRED_SERVER_IDLE_TIMEOUT_SECONDS": "3",
-            "KINDRED_SERVER_REQUEST_HEAD_TIMEOUT_SECONDS": "3",
-            "KINDRED_SERVER_REQUEST_BODY_TIMEOUT_SECONDS": "3",
+            "KINDRED_SERVER_IDLE_TIMEOUT_SECONDS": "8",
+            "KINDRED_SERVER_REQUEST_HEAD_TIMEOUT_SECONDS": "8",
+            "KINDRED_SERVER_REQUEST_BODY_TIMEOUT_SECONDS": "8",
         ]) { server in
             let port = server.port
             let attacker = SlowClients()
@@ -63,12 +63,21 @@ import Testing
             }
             #expect(early == 0, "\(early) connections were closed before their timeout")
             #expect(late == 0, "\(late) connections were closed more than \(Self.slack) after their timeout")
-            let expected408 = #"{"error":{"code":"request_timeout","message":"the request head did not arrive within 3 s"}}"#
+            let expected408 = #"{"error":{"code":"request_timeout","message":"the request head did not arrive within 8 s"}}"#
             #expect(clients.filter { $0.kind == .slowHead }.allSatisfy {
                 String(decoding: $0.received, as: UTF8.self).hasPrefix("HTTP/1.1 408 Request Timeout\r\n")
                     && String(decoding: $0.received, as: UTF8.self).hasSuffix(expected408)
             })
-            #expect(clients.filter { $0.kind != .slowHead }.allSatisfy { $0.received.isEmpty })
+            // Idle clients read nothing; a slow body may be answered with a 4xx (the request's body
+            // stream ends with an error when its deadline closes it) before the close, never a 2xx.
+            let unexpected = clients.filter { client in
+                switch client.kind {
+                case .slowHead: false
+                case .slowBody: !client.received.isEmpty && !String(decoding: client.received, as: UTF8.self).hasPrefix("HTTP/1.1 4")
+                default: !client.received.isEmpty
+                }
+            }
+            #expect(unexpected.isEmpty, "\(unexpected.count) idle or slow-body clients read: \(unexpected.prefix(2).map { String(decoding: $0.received.prefix(200), as: UTF8.self) })")
             attacker.closeAll()
 
             let after = try LoopbackHTTP.exchange(port: port, head: "GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
@@ -82,6 +91,9 @@ import Testing
             let port = server.port
             let holders = SlowClients()
             try await SlowClients.offPool { try holders.open(20, .idle, port: port) }
+            // A connect() returns once the kernel queued the connection; give the server a moment
+            // to accept (and count) all 20 before the 21st arrives.
+            try await Task.sleep(for: .seconds(1))
             let refused = try await SlowClients.offPool {
                 try LoopbackHTTP.exchange(port: port, head: "GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
             }

@@ -23,7 +23,8 @@ import Testing
         #expect(firstLines.prefix(2).map { $0[2] } == ["store", "accounts"])
         #expect(firstLines.last?[2] == "admin")
         #expect(firstLines.prefix(5).map(\.first) == [
-            "0001_rate_limit_events", "0002_accounts", "accounts_0002_refresh_successors", "accounts_0003_identity_token_uses", "0003_jobs",
+            "0001_rate_limit_events", "0002_accounts", "accounts_0002_refresh_successors", "accounts_0003_identity_token_uses",
+            "accounts_0004_signing_key_states",
         ])
         #expect(firstLines.allSatisfy { $0.last == "applied now" })
 
