@@ -108,3 +108,57 @@ import Testing
         #expect(serve.stderr.contains("not the configured one"))
     }
 }
+
+/// Changing the key-encryption key in place (issue 21): `kindred keys reseal` with the new key in
+/// `KINDRED_KEY_ENCRYPTION_KEY` and the old one in `KINDRED_PREVIOUS_KEY_ENCRYPTION_KEY`.
+extension KeysCommandTests {
+    @Test(.timeLimit(.minutes(2)))
+    func resealMovesEveryLiveKeyToTheNewKeyEncryptionKey() throws {
+        let old = ["KINDRED_KEY_ENCRYPTION_KEY": Self.kek]
+        let list = try kindred(["keys", "list", "--json"], environment: old)
+        #expect(list.status == 0, "\(list.stderr)")
+        let oldFingerprint = try #require(try Self.keys(list).first?["sealedBy"] as? String)
+        let rotate = try kindred(["keys", "rotate", "--json"], environment: old)
+        #expect(rotate.status == 0, "\(rotate.stderr)")
+
+        // Step 1: both keys set (what every replica runs with during the change) reads the keys.
+        let both = ["KINDRED_KEY_ENCRYPTION_KEY": Self.otherKEK, "KINDRED_PREVIOUS_KEY_ENCRYPTION_KEY": Self.kek]
+        let during = try kindred(["keys", "list", "--json"], environment: both)
+        #expect(during.status == 0, "\(during.stderr)")
+        #expect(try Self.keys(during).map { $0["sealedBy"] as? String } == [oldFingerprint, oldFingerprint])
+
+        // Step 2: reseal; every live key is sealed under the new key, and again is a no-op.
+        let reseal = try kindred(["keys", "reseal", "--json"], environment: both)
+        #expect(reseal.status == 0, "\(reseal.stderr)")
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(reseal.stdout)) as? [String: Any])
+        #expect((document["resealed"] as? [String])?.count == 2)
+        let newFingerprints = try Self.keys(reseal).compactMap { $0["sealedBy"] as? String }
+        #expect(newFingerprints.count == 2 && Set(newFingerprints).count == 1 && newFingerprints[0] != oldFingerprint)
+        let again = try kindred(["keys", "reseal"], environment: both)
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(String(decoding: again.stdout, as: UTF8.self).hasPrefix("re-sealed 0 key(s)\n"))
+
+        // Step 3: the previous key can go; the old key alone no longer opens them.
+        let after = try kindred(["keys", "list", "--json"], environment: ["KINDRED_KEY_ENCRYPTION_KEY": Self.otherKEK])
+        #expect(after.status == 0, "\(after.stderr)")
+        let stale = try kindred(["keys", "list", "--json"], environment: old)
+        #expect(stale.status == 1)
+        #expect(stale.stderr.contains("not the configured one"))
+    }
+
+    @Test(.timeLimit(.minutes(2)))
+    func resealRefusesAMissingOrUnchangedKeyAndABadPreviousKey() throws {
+        let noCurrent = try kindred(["keys", "reseal"], environment: ["KINDRED_PREVIOUS_KEY_ENCRYPTION_KEY": Self.kek])
+        #expect(noCurrent.status != 0)
+        #expect(noCurrent.stderr.contains("previousKeyEncryptionKey is set without keyEncryptionKey"))
+        let same = try kindred(["keys", "reseal"], environment: ["KINDRED_KEY_ENCRYPTION_KEY": Self.kek, "KINDRED_PREVIOUS_KEY_ENCRYPTION_KEY": Self.kek])
+        #expect(same.status != 0)
+        #expect(same.stderr.contains("the previous key-encryption key (KINDRED_PREVIOUS_KEY_ENCRYPTION_KEY) is the configured one"))
+        let bad = try kindred(["keys", "reseal"], environment: ["KINDRED_KEY_ENCRYPTION_KEY": Self.kek, "KINDRED_PREVIOUS_KEY_ENCRYPTION_KEY": "c2hvcnQ="])
+        #expect(bad.status != 0)
+        #expect(bad.stderr.contains("the previous key-encryption key (KINDRED_PREVIOUS_KEY_ENCRYPTION_KEY or KINDRED_PREVIOUS_KEY_ENCRYPTION_KEY_FILE) is invalid: it must be 32 bytes, not 5"))
+        let plaintext = try kindred(["keys", "reseal"])
+        #expect(plaintext.status == 1)
+        #expect(plaintext.stderr.split(separator: "\n").last?.hasPrefix("Error: re-sealing needs the new key-encryption key") == true)
+    }
+}

@@ -3,7 +3,8 @@ import KindredServerCore
 
 extension ServerSettings {
     /// The `server.*` keys: `server.idleTimeoutSeconds` (60), `server.requestHeadTimeoutSeconds`
-    /// (10), `server.requestBodyTimeoutSeconds` (60) and `server.maxConnections` (4096).
+    /// (10), `server.requestBodyTimeoutSeconds` (60), `server.responseWriteTimeoutSeconds` (30)
+    /// and `server.maxConnections` (4096).
     static func resolveConnections(_ config: ConfigReader) throws -> ConnectionSettings {
         var settings = ConnectionSettings()
         func within(_ name: String, _ fallback: Int, _ range: ClosedRange<Int>) throws -> Int {
@@ -20,6 +21,9 @@ extension ServerSettings {
         )
         settings.requestBodyTimeout = .seconds(
             try within("requestBodyTimeoutSeconds", seconds(settings.requestBodyTimeout), 1...3_600)
+        )
+        settings.writeStallTimeout = .seconds(
+            try within("responseWriteTimeoutSeconds", seconds(settings.writeStallTimeout), 1...3_600)
         )
         settings.maxConnections = try within("maxConnections", settings.maxConnections, 1...1_000_000)
         return settings

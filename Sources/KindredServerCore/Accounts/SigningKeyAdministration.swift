@@ -59,6 +59,17 @@ public struct SigningKeyAdministration: Sendable {
         return try await store.rows().map(Self.summary)
     }
 
+    /// Seals every live key again under the configured key-encryption key (see
+    /// `SigningKeyStore.reseal`): after every replica runs with the new key-encryption key and
+    /// the old one as the previous, this moves the keys over; then the previous one can go.
+    /// - Returns: the ids sealed again, and every key after it.
+    /// - Throws: `SigningKeyError` or a database error.
+    public func reseal() async throws -> (resealed: [String], keys: [SigningKeySummary]) {
+        _ = try await store.prepare()
+        let resealed = try await store.reseal()
+        return (resealed, try await store.rows().map(Self.summary))
+    }
+
     private static func summary(_ row: SigningKeyStore.Row) -> SigningKeySummary {
         func date(_ ms: Int64?) -> Date? { ms.map { Date(timeIntervalSince1970: Double($0) / 1000) } }
         return SigningKeySummary(

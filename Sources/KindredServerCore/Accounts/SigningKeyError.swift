@@ -23,6 +23,10 @@ public enum SigningKeyError: Error, Equatable, Sendable, CustomStringConvertible
     case cannotRetireActive(String)
     /// The key was retired already.
     case alreadyRetired(String)
+    /// `kindred keys reseal` needs the new key-encryption key (`KINDRED_KEY_ENCRYPTION_KEY`).
+    case resealNeedsKeyEncryptionKey
+    /// The previous key-encryption key is the configured one: there is nothing to change to.
+    case previousKeyEncryptionKeyIsCurrent
 
     public var description: String {
         switch self {
@@ -46,6 +50,10 @@ public enum SigningKeyError: Error, Equatable, Sendable, CustomStringConvertible
             "signing key \(id) is the active key; rotate first (kindred keys rotate), then retire it"
         case .alreadyRetired(let id):
             "signing key \(id) is retired already"
+        case .resealNeedsKeyEncryptionKey:
+            "re-sealing needs the new key-encryption key in KINDRED_KEY_ENCRYPTION_KEY or KINDRED_KEY_ENCRYPTION_KEY_FILE (and the old one in KINDRED_PREVIOUS_KEY_ENCRYPTION_KEY or …_FILE)"
+        case .previousKeyEncryptionKeyIsCurrent:
+            "the previous key-encryption key (KINDRED_PREVIOUS_KEY_ENCRYPTION_KEY) is the configured one; set the new key in KINDRED_KEY_ENCRYPTION_KEY"
         }
     }
 }

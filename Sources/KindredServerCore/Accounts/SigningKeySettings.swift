@@ -7,6 +7,11 @@
 public struct SigningKeySettings: Sendable {
     /// The key that seals the signing keys; nil: they are stored in plaintext.
     public var keyEncryptionKey: KeyEncryptionKey?
+    /// The key-encryption key being replaced (`KINDRED_PREVIOUS_KEY_ENCRYPTION_KEY` or
+    /// `…_FILE`), set only while a change of key-encryption key is under way: keys still sealed
+    /// under it open, and `kindred keys reseal` seals them again under `keyEncryptionKey`.
+    /// New keys are always sealed under `keyEncryptionKey`.
+    public var previousKeyEncryptionKey: KeyEncryptionKey?
     /// Whether a missing key-encryption key refuses start (`mode: production`).
     public var requireKeyEncryptionKey = false
     /// How long a replica uses the keys it read before reading them again

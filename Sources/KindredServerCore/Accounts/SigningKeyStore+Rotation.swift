@@ -67,3 +67,36 @@ extension SigningKeyStore {
         }
     }
 }
+
+extension SigningKeyStore {
+    /// Seals every live key again under the configured key-encryption key: the second step of
+    /// changing it in place (docs/security.md, "Rotating secrets"). Keys sealed under the
+    /// previous key-encryption key (`SigningKeySettings.previousKeyEncryptionKey`) and plaintext
+    /// keys are opened and sealed under the current one; retired keys have no secret left.
+    /// Idempotent: keys already sealed under the current key are left as they are.
+    /// - Returns: the ids of the keys sealed again, oldest first.
+    /// - Throws: `SigningKeyError.resealNeedsKeyEncryptionKey` without a current key,
+    ///   `.previousKeyEncryptionKeyIsCurrent` when both are the same key,
+    ///   `.wrongKeyEncryptionKey` for a key sealed under neither, or a database error.
+    func reseal() async throws -> [String] {
+        guard let kek = settings.keyEncryptionKey else { throw SigningKeyError.resealNeedsKeyEncryptionKey }
+        if let previous = settings.previousKeyEncryptionKey, previous.fingerprint == kek.fingerprint {
+            throw SigningKeyError.previousKeyEncryptionKeyIsCurrent
+        }
+        return try await database.transaction { sql in
+            var resealed: [String] = []
+            // Locks every row (PostgreSQL), so a rotation waits for the re-sealing to commit.
+            for row in try await rows(on: sql, locking: true) where row.state != .retired && row.sealedBy != kek.fingerprint {
+                let secret = try open(row)
+                var update = sql.update("kindred_signing_keys")
+                    .set("secret", to: try kek.seal(secret, id: row.id, algorithm: row.algorithm))
+                    .set("sealed_by", to: kek.fingerprint)
+                    .where("id", .equal, row.id)
+                update = row.sealedBy.map { update.where("sealed_by", .equal, $0) } ?? update.where("sealed_by", .is, SQLLiteral.null)
+                try await update.run()
+                resealed.append(row.id)
+            }
+            return resealed
+        }
+    }
+}

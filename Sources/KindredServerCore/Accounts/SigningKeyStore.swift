@@ -138,10 +138,12 @@ struct SigningKeyStore: Sendable {
             return try Base64.decode(row.secret, alphabet: .urlSafeNoPadding)
         }
         guard let kek = settings.keyEncryptionKey else { throw SigningKeyError.keysAreSealed(fingerprint: sealedBy) }
-        guard kek.fingerprint == sealedBy else {
-            throw SigningKeyError.wrongKeyEncryptionKey(stored: sealedBy, configured: kek.fingerprint)
+        if kek.fingerprint == sealedBy { return try kek.open(row.secret, id: row.id, algorithm: row.algorithm) }
+        // During a change of key-encryption key, rows not yet re-sealed open under the old one.
+        if let previous = settings.previousKeyEncryptionKey, previous.fingerprint == sealedBy {
+            return try previous.open(row.secret, id: row.id, algorithm: row.algorithm)
         }
-        return try kek.open(row.secret, id: row.id, algorithm: row.algorithm)
+        throw SigningKeyError.wrongKeyEncryptionKey(stored: sealedBy, configured: kek.fingerprint)
     }
 
     /// A new secret as it is stored: sealed, with the sealing key's fingerprint, or plaintext and nil.

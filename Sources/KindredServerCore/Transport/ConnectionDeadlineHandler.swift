@@ -13,6 +13,12 @@ import NIOCore
 ///   Closed (a response may be under way, so nothing is written).
 /// While a request is being answered no deadline runs (a handler may take its time), and after
 /// a WebSocket upgrade none does (the realtime heartbeats take over).
+/// - **write stall** (`writeStallTimeout`), in every phase: from the moment the channel stops
+///   being writable (the client does not read, so the socket's send buffer and the channel's
+///   outbound bytes pass the high-water mark) until it is writable again. A client that reads
+///   its answer slowly keeps its connection; one that stops reading is closed. Writers above
+///   (Hummingbird's response writer, the realtime socket) wait on writability, so the bytes held
+///   for a stalled client stay bounded by the water mark while the deadline runs.
 ///
 /// It sees raw bytes; request boundaries come from `RequestPhaseHandler` as `ConnectionPhase`
 /// outbound events.
@@ -44,6 +50,8 @@ final class ConnectionDeadlineHandler: ChannelDuplexHandler, RemovableChannelHan
     /// client pipelines, zero after an early answer to a request whose body is still coming).
     private var unanswered = 0
     private var deadline: Scheduled<Void>?
+    /// The write-stall deadline, while the channel is not writable.
+    private var stall: Scheduled<Void>?
 
     /// Creates the handler for one connection.
     init(settings: ConnectionSettings) {
@@ -89,13 +97,31 @@ final class ConnectionDeadlineHandler: ChannelDuplexHandler, RemovableChannelHan
         promise?.succeed(())
     }
 
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if context.channel.isWritable {
+            stall?.cancel()
+            stall = nil
+        } else if stall == nil {
+            stall = context.eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(settings.writeStallTimeout)) { [self] in
+                stall = nil
+                // Still stuck: the client stopped reading. Nothing can be written to it.
+                if context.channel.isActive, !context.channel.isWritable { context.close(promise: nil) }
+            }
+        }
+        context.fireChannelWritabilityChanged()
+    }
+
     func channelInactive(context: ChannelHandlerContext) {
         cancelDeadline()
+        stall?.cancel()
+        stall = nil
         context.fireChannelInactive()
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
         cancelDeadline()
+        stall?.cancel()
+        stall = nil
     }
 
     private func start(_ context: ChannelHandlerContext) {

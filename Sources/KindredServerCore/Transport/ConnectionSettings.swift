@@ -1,7 +1,7 @@
 /// How long a client connection may take and how many may be open: the defences against slow
-/// clients (slowloris heads and bodies, idle sockets) exhausting the server's file descriptors.
+/// clients (slowloris heads and bodies, idle sockets, clients that stop reading) exhausting the server's file descriptors.
 ///
-/// `ConnectionDeadlineHandler` enforces the three timeouts on every connection;
+/// `ConnectionDeadlineHandler` enforces the four timeouts on every connection;
 /// `LimitedChildChannel` refuses connections beyond `maxConnections` with a 503. Defaults are
 /// production values; the settings `server.*` change them (`docs/server.md`).
 public struct ConnectionSettings: Sendable, Equatable {
@@ -14,6 +14,11 @@ public struct ConnectionSettings: Sendable, Equatable {
     /// How long a request body may take from the end of its head until its last byte
     /// (`server.requestBodyTimeoutSeconds`); a late body closes the connection.
     public var requestBodyTimeout: Duration = .seconds(60)
+    /// How long a connection's outgoing bytes may stay stuck (the socket's send buffer and the
+    /// channel's above its high-water mark because the client does not read its answer or its
+    /// WebSocket events) before the connection is closed (`server.responseWriteTimeoutSeconds`).
+    /// Runs in every phase, WebSockets included; reset whenever the client reads again.
+    public var writeStallTimeout: Duration = .seconds(30)
     /// The most connections open at once (`server.maxConnections`, HTTP and WebSocket alike);
     /// the next one gets 503 `too_many_connections` and is closed.
     public var maxConnections: Int = 4096

@@ -10,12 +10,12 @@ import KindredServerCore
 struct KeysCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "keys",
-        abstract: "List, rotate or retire the access-token signing keys (on the server's database).",
+        abstract: "List, rotate, retire or re-seal the access-token signing keys (on the server's database).",
         discussion: """
             Replicas pick a change up within auth.signingKeyRefreshSeconds (30 s), and at once \
             for a token signed with a key they do not know yet. See docs/security.md.
             """,
-        subcommands: [List.self, Rotate.self, Retire.self]
+        subcommands: [List.self, Rotate.self, Retire.self, Reseal.self]
     )
 
     /// Runs `body` on the administration of the configured database's keys; a `SigningKeyError`
@@ -43,15 +43,17 @@ struct KeysCommand: AsyncParsableCommand {
     }
 
     /// Prints `keys` as JSON (`{"keys":[…]}`, with `newKey` after a rotation) or as lines.
-    static func output(_ keys: [SigningKeySummary], newKey: String? = nil, json: Bool) throws {
+    static func output(_ keys: [SigningKeySummary], newKey: String? = nil, resealed: [String]? = nil, json: Bool) throws {
         struct Document: Encodable {
             var newKey: String?
+            var resealed: [String]?
             var keys: [SigningKeySummary]
         }
         if json {
-            print(try UsersCommand.json(Document(newKey: newKey, keys: keys)))
+            print(try UsersCommand.json(Document(newKey: newKey, resealed: resealed, keys: keys)))
         } else {
             if let newKey { print("rotated: new active key \(newKey)") }
+            if let resealed { print("re-sealed \(resealed.count) key(s)" + (resealed.isEmpty ? "" : ": " + resealed.joined(separator: ", "))) }
             keys.forEach { print(line($0)) }
         }
     }
@@ -99,6 +101,25 @@ struct KeysCommand: AsyncParsableCommand {
         func run() async throws {
             let keys = try await KeysCommand.withKeys(options) { try await $0.retire(id: id) }
             try KeysCommand.output(keys, json: json)
+        }
+    }
+
+    struct Reseal: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Seal every live key again under the configured key-encryption key (changing it in place).",
+            discussion: """
+                The new key-encryption key comes from KINDRED_KEY_ENCRYPTION_KEY (or …_FILE), the \
+                old one from KINDRED_PREVIOUS_KEY_ENCRYPTION_KEY (or …_FILE); never from a flag. \
+                First restart every replica with both set, then run this, then remove the previous \
+                key from every replica. Keys already sealed under the new key are left alone.
+                """
+        )
+        @OptionGroup var options: ServerOptions
+        @Flag(help: "Print JSON instead of tab-separated lines.") var json = false
+
+        func run() async throws {
+            let (resealed, keys) = try await KeysCommand.withKeys(options) { try await $0.reseal() }
+            try KeysCommand.output(keys, resealed: resealed, json: json)
         }
     }
 }

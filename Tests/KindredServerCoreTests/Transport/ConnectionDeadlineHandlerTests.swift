@@ -9,12 +9,13 @@ import Testing
 /// connections close at their deadline, not before and not later; a request being answered
 /// and a WebSocket have none.
 @Suite struct ConnectionDeadlineHandlerTests {
-    /// Idle 3 s, head 2 s, body 4 s: distinct, so a test shows which deadline closed it.
+    /// Idle 3 s, head 2 s, body 4 s, write stall 5 s: distinct, so a test shows which deadline closed it.
     static var settings: ConnectionSettings {
         var settings = ConnectionSettings()
         settings.idleTimeout = .seconds(3)
         settings.requestHeadTimeout = .seconds(2)
         settings.requestBodyTimeout = .seconds(4)
+        settings.writeStallTimeout = .seconds(5)
         return settings
     }
 
@@ -146,5 +147,56 @@ import Testing
         advance(channel, milliseconds: 3_600_000)
         #expect(channel.isActive)
         #expect(deadlines.phase == .upgraded)
+    }
+
+    /// The client stops (or resumes) reading: the channel's writability as NIO reports it.
+    func setWritable(_ channel: EmbeddedChannel, _ writable: Bool) {
+        channel.isWritable = writable
+        channel.pipeline.fireChannelWritabilityChanged()
+    }
+
+    @Test("A client that stops reading its answer is closed at the write-stall timeout, while answering")
+    func stalledReaderCloses() throws {
+        let (channel, deadlines) = try connection()
+        try channel.writeInbound(ByteBuffer(string: "GET /v1/me/export HTTP/1.1\r\nHost: x\r\n\r\n"))
+        #expect(deadlines.phase == .responding)
+        setWritable(channel, false)
+        advance(channel, milliseconds: 4_999)
+        #expect(channel.isActive)
+        advance(channel, milliseconds: 1)
+        #expect(!channel.isActive)
+    }
+
+    @Test("A slow but steady reader keeps its connection: each time it reads, the stall clock restarts")
+    func slowReaderKeepsItsConnection() throws {
+        let (channel, _) = try connection()
+        try channel.writeInbound(ByteBuffer(string: "GET /v1/me/export HTTP/1.1\r\nHost: x\r\n\r\n"))
+        for _ in 0..<10 {
+            setWritable(channel, false)
+            advance(channel, milliseconds: 4_000)
+            setWritable(channel, true)
+            advance(channel, milliseconds: 100)
+        }
+        // 41 s answering, never 5 s stuck in one go; no other deadline runs while answering.
+        #expect(channel.isActive)
+        // A repeated "not writable" does not restart the clock.
+        setWritable(channel, false)
+        advance(channel, milliseconds: 3_000)
+        setWritable(channel, false)
+        advance(channel, milliseconds: 2_000)
+        #expect(!channel.isActive)
+    }
+
+    @Test("A WebSocket whose client stops reading its events is closed at the write-stall timeout")
+    func stalledWebSocketCloses() throws {
+        let (channel, deadlines) = try connection()
+        try channel.writeInbound(ByteBuffer(string: "GET /v1/realtime HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\n\r\n"))
+        try channel.writeOutbound(HTTPServerResponsePart.head(HTTPResponseHead(version: .http1_1, status: .switchingProtocols)))
+        #expect(deadlines.phase == .upgraded)
+        setWritable(channel, false)
+        advance(channel, milliseconds: 4_999)
+        #expect(channel.isActive)
+        advance(channel, milliseconds: 1)
+        #expect(!channel.isActive)
     }
 }
