@@ -95,44 +95,56 @@ extension ScanEngine {
         if width == 1 || urls.count == 1 {
             var outcomes: [Result<[DetectedFace], EraserKitError>] = []
             for url in urls {
-                do throws(EraserKitError) {
-                    outcomes.append(.success(try await embedder.faces(in: url)))
-                } catch {
-                    outcomes.append(.failure(error))
-                    if !Self.isSkippable(error) { return outcomes }  // The scan stops here.
-                }
+                let outcome = await Self.faces(in: url, with: embedder)
+                outcomes.append(outcome)
+                if case .failure(let error) = outcome, !Self.isSkippable(error) { return outcomes }  // The scan stops here.
             }
             return outcomes
         }
+        // `width` requests in flight: the first ones, then one more each time one is answered.
+        // (An earlier form decided inside one loop whether to add a task or wait, guarded by
+        // `group.isEmpty`; its release build returned no outcome at all for a batch, so every
+        // photo went unmatched. `ScanConcurrencyTests` and the release bench
+        // `scripts/bench-eraser-faces` check the matches.)
         return await withTaskGroup(of: (Int, Result<[DetectedFace], EraserKitError>).self) { group in
-            var collected: [(Int, Result<[DetectedFace], EraserKitError>)] = []
-            collected.reserveCapacity(urls.count)
+            var answered = [Result<[DetectedFace], EraserKitError>?](repeating: nil, count: urls.count)
             var next = 0
             var stopped = false  // After an error that stops the scan, nothing more is asked.
-            while (next < urls.count && !stopped) || !group.isEmpty {
-                if next < urls.count && !stopped && next - collected.count < width {
+            while next < min(width, urls.count) {
+                let index = next
+                group.addTask { (index, await Self.faces(in: urls[index], with: embedder)) }
+                next += 1
+            }
+            while let (index, outcome) = await group.next() {
+                answered[index] = outcome
+                if case .failure(let error) = outcome, !Self.isSkippable(error) { stopped = true }
+                if !stopped, next < urls.count {
                     let index = next
-                    let url = urls[index]
+                    group.addTask { (index, await Self.faces(in: urls[index], with: embedder)) }
                     next += 1
-                    group.addTask {
-                        do throws(EraserKitError) {
-                            return (index, .success(try await embedder.faces(in: url)))
-                        } catch {
-                            return (index, .failure(error))
-                        }
-                    }
-                    continue
                 }
-                guard let answer = await group.next() else { break }
-                if case .failure(let error) = answer.1, !Self.isSkippable(error) { stopped = true }
-                collected.append(answer)
             }
             // In order, up to the first photo not answered (after a stop).
             var outcomes: [Result<[DetectedFace], EraserKitError>] = []
-            for (index, outcome) in collected.sorted(by: { $0.0 < $1.0 }) where index == outcomes.count {
+            for outcome in answered {
+                guard let outcome else { break }
                 outcomes.append(outcome)
             }
+            if !stopped, outcomes.count < urls.count {
+                // Never expected: a photo left unanswered stops the scan (resumable) rather than
+                // passing as a photo without faces.
+                outcomes.append(.failure(.faces(.workerFailed("no answer for \(urls[outcomes.count].path)"))))
+            }
             return outcomes
+        }
+    }
+
+    /// One image's faces, or the error, as a value.
+    private static func faces(in url: URL, with embedder: any FaceEmbedder) async -> Result<[DetectedFace], EraserKitError> {
+        do throws(EraserKitError) {
+            return .success(try await embedder.faces(in: url))
+        } catch {
+            return .failure(error)
         }
     }
 
