@@ -38,16 +38,16 @@ struct AdminPush: Sendable {
         let days = AdminOverviews.dayStarts(endingAt: now)
         guard let start = days.first else { return [] }
         var lines: [String: AdminPushLine] = [:]
-        // `start` is written as a literal (an integer from the clock) so PostgreSQL sees the same
-        // day expression in SELECT and GROUP BY.
+        // Grouped by the select list's positions: the day expression, whose `start` is bound, is
+        // written once (PostgreSQL would take a second bind in GROUP BY for another expression).
         for row in try await database.sql.raw("""
             SELECT n.app AS app, COALESCE(t.transport, 'removed token') AS transport, dl.state AS state,
-            (dl.updated_at - \(unsafeRaw: String(start))) / 86400000 AS day_index, COUNT(*) AS n
+            (dl.updated_at - \(bind: start)) / 86400000 AS day_index, COUNT(*) AS n
             FROM kindred_notification_deliveries dl
             JOIN kindred_notifications n ON n.id = dl.notification_id
             LEFT JOIN kindred_push_tokens t ON t.id = dl.token_id
             WHERE dl.updated_at >= \(bind: start)
-            GROUP BY n.app, COALESCE(t.transport, 'removed token'), dl.state, (dl.updated_at - \(unsafeRaw: String(start))) / 86400000
+            GROUP BY 1, 2, 3, 4
             """).all() {
             let app = try row.decode(column: "app", as: String.self)
             let transport = try row.decode(column: "transport", as: String.self)

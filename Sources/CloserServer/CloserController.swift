@@ -45,17 +45,12 @@ struct CloserController: Sendable {
     static func couple(
         _ id: String, member userID: String, locking: Bool = false, on sql: any SQLDatabase
     ) async throws -> CoupleRecord {
-        // Written out: every Closer request reads its couple, and SQLKit's builders cost more to
-        // serialize than SQLite takes to run the statement.
-        let lock = locking ? sql.dialect.rowLockClause : ""
-        let row = try await sql.raw("""
-            \(unsafeRaw: coupleSQL)\(bind: id) AND (user_a_id = \(bind: userID) OR user_b_id = \(bind: userID))\(unsafeRaw: lock)
-            """).first()
+        // Written once (`CloserQueries`): every Closer request reads its couple.
+        let statement = locking ? CloserQueries.coupleOfMemberLocked : CloserQueries.coupleOfMember
+        let row = try await sql.first(statement.binding(id, userID, userID))
         guard let row else { throw KindredError.coupleNotFound }
         return try CoupleRecord(row: row)
     }
-
-    private static let coupleSQL = "SELECT \(CoupleRecord.columns.joined(separator: ", ")) FROM closer_couples WHERE id = "
 
     /// The couple `userID` is in, if any.
     static func coupleOf(_ userID: String, on sql: any SQLDatabase) async throws -> CoupleRecord? {

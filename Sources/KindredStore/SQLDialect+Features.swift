@@ -33,3 +33,14 @@ extension SQLDialect {
     /// PostgreSQL's dialect (the features SQLKit does not model).
     private var isPostgreSQL: Bool { name == "postgresql" }
 }
+
+/// The dialect's code-point collation clause (`SQLDialect.codePointCollation`) as an expression,
+/// for a builder or an interpolated `SQLQueryString` in code that is not hot (hot statements are
+/// `StatementText(perDialect:)`): written by the serializer from its dialect, never spliced.
+public struct SQLCodePointCollation: SQLExpression {
+    public init() {}
+
+    public func serialize(to serializer: inout SQLSerializer) {
+        serializer.write(serializer.dialect.codePointCollation)
+    }
+}

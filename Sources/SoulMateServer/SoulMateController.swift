@@ -33,10 +33,8 @@ struct SoulMateController: Sendable {
 
     /// `userID`'s membership, with `locking` held until the transaction ends (PostgreSQL).
     static func membership(of userID: String, locking: Bool = false, on sql: any SQLDatabase) async throws -> Membership? {
-        let lock = locking ? sql.dialect.rowLockClause : ""
-        guard let row = try await sql.raw("""
-            SELECT pair_id, partner_id, joined_at FROM soulmate_pair_members WHERE user_id = \(bind: userID)\(unsafeRaw: lock)
-            """).first()
+        let statement = locking ? SoulMateQueries.membershipOfLocked : SoulMateQueries.membershipOf
+        guard let row = try await sql.first(statement.binding(userID))
         else { return nil }
         return Membership(
             pairID: try row.decode(column: "pair_id", as: String.self),

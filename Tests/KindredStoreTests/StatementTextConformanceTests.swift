@@ -51,4 +51,46 @@ import Testing
             #expect(nested.binds.count == 3)
         }
     }
+
+    @Test("the row lock and a dialect's own text, made once per dialect", arguments: Backend.all)
+    func perDialectText(backend: Backend) async throws {
+        try await TestDatabases.with(backend) { database in
+            try await database.sql.create(table: "statement_locks")
+                .column("id", type: .text, .primaryKey(autoIncrement: false)).column("name", type: .text).run()
+            try await database.sql.run(StatementText("INSERT INTO statement_locks (id, name) VALUES (?, ?)").binding("a", "b"))
+            let locked = StatementText("SELECT id FROM statement_locks WHERE id = ?", lockingRows: true)
+            let ordered = StatementText(perDialect: { "SELECT name FROM statement_locks WHERE id = ? ORDER BY name\($0.codePointCollation) LIMIT ?" })
+            #expect(locked.bindCount == 1)
+            #expect(ordered.bindCount == 2)
+            let lockedText = database.sql.serialize(locked.binding("a")).sql
+            let orderedText = database.sql.serialize(ordered.binding("a", 1)).sql
+            switch backend {
+            case .sqlite:
+                #expect(lockedText == "SELECT id FROM statement_locks WHERE id = ?1")
+                #expect(locked.sqlite.text == lockedText)
+                #expect(orderedText == "SELECT name FROM statement_locks WHERE id = ?1 ORDER BY name LIMIT ?2")
+                #expect(ordered.sqlite.text == orderedText)
+            case .postgresql:
+                #expect(lockedText == "SELECT id FROM statement_locks WHERE id = $1 FOR UPDATE")
+                #expect(orderedText == "SELECT name FROM statement_locks WHERE id = $1 ORDER BY name COLLATE \"C\" LIMIT $2")
+            }
+            let (found, missing) = try await database.transaction { sql in
+                let found = try await sql.first(locked.binding("a"))?.decode(column: "id", as: String.self)
+                let missing = try await sql.first(locked.binding("z")) == nil
+                return (found, missing)
+            }
+            #expect(found == "a")
+            #expect(missing)
+            #expect(try await database.sql.all(ordered.binding("a", 1)).count == 1)
+            #expect(try await database.sql.all(ordered.binding("a", 0)).isEmpty)
+        }
+    }
+
+    @Test("SQLCodePointCollation writes the dialect's clause", arguments: Backend.all)
+    func codePointCollationExpression(backend: Backend) async throws {
+        try await TestDatabases.with(backend) { database in
+            let text = database.sql.serialize(SQLQueryString("x\(SQLCodePointCollation())")).sql
+            #expect(text == (backend == .sqlite ? "x" : "x COLLATE \"C\""))
+        }
+    }
 }

@@ -1,4 +1,5 @@
 import KindredServerCore
+import KindredStore
 import SQLKit
 
 extension BillingLaneSQL {
@@ -14,17 +15,14 @@ extension BillingLaneSQL {
     func prefetch(_ ids: [String], events: [(provider: BillingProvider, eventID: String)] = []) async throws {
         // One indexed read per provider (the records' key is provider, event id).
         for (provider, ofProvider) in Dictionary(grouping: events, by: \.provider) {
-            let eventIDs = try BillingRows.idSet(ofProvider.map(\.eventID), dialect: dialect)
-            let rows = try await base.raw("""
-                SELECT event_id FROM kindred_billing_events WHERE provider = \(bind: provider.rawValue) AND event_id \(eventIDs)
-                """).all()
+            let eventIDs = try BillingQueries.idSet(ofProvider.map(\.eventID), dialect: dialect)
+            let rows = try await base.all(BillingQueries.recordedEvents.binding(provider.rawValue, eventIDs))
             memo.alreadyRecorded(try rows.map { "\(provider.rawValue):\(try $0.decode(column: "event_id", as: String.self))" })
         }
         let ids = Array(Set(ids.filter { !$0.isEmpty })).sorted()
         guard !ids.isEmpty else { return }
-        let set = try BillingRows.idSet(ids, dialect: dialect)
-        let lockClause = SQLQueryString(dialect.rowLockClause)
-        let rows = try await base.raw("SELECT id, app FROM kindred_users WHERE id \(set) ORDER BY id\(lockClause)").all()
+        let set = try BillingQueries.idSet(ids, dialect: dialect)
+        let rows = try await base.all(BillingQueries.lockUsers.binding(set))
         var users: [String] = []
         for row in rows {
             let id = try row.decode(column: "id", as: String.self)
@@ -36,9 +34,8 @@ extension BillingLaneSQL {
             let heads = try await BillingLedger.current(of: users, on: base)
             memo.rememberAllHeads(of: users, entries: heads.values.flatMap { $0 })
         }
-        let sources = try await base.raw("""
-            SELECT DISTINCT from_id FROM kindred_billing_transfers WHERE from_id \(set)
-            """).all().map { try $0.decode(column: "from_id", as: String.self) }
+        let sources = try await base.all(BillingQueries.transferSources.binding(set))
+            .map { try $0.decode(column: "from_id", as: String.self) }
         memo.checkedTransfers(of: ids, sources: sources)
     }
 }

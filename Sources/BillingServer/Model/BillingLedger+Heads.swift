@@ -47,15 +47,8 @@ extension BillingLedger {
     static func heads(userID: String, lineage: LineageKey, on sql: any SQLDatabase) async throws -> LineageHeads {
         let memo = BillingLaneSQL.memo(of: sql)
         if let known = memo?.heads(userID: userID, lineage: lineage) { return known }
-        let rows = try await sql.raw("""
-            SELECT \(unsafeRaw: Self.planSelectList) FROM kindred_billing_plans WHERE id IN (
-                SELECT plan_id FROM kindred_billing_heads
-                    WHERE user_id = \(bind: userID) AND provider = \(bind: lineage.provider.rawValue) AND lineage = \(bind: lineage.lineage)
-                UNION
-                SELECT trial_plan_id FROM kindred_billing_heads
-                    WHERE user_id = \(bind: userID) AND provider = \(bind: lineage.provider.rawValue) AND lineage = \(bind: lineage.lineage)
-                        AND trial_plan_id IS NOT NULL)
-            """).all()
+        let key: [any Encodable & Sendable] = [userID, lineage.provider.rawValue, lineage.lineage]
+        let rows = try await sql.all(BillingQueries.headsOfLineage.binding(key + key))
         let heads = LineageHeads(entries: try rows.map(BillingRows.plan))
         memo?.remember(heads, userID: userID, lineage: lineage)
         return heads
@@ -73,13 +66,8 @@ extension BillingLedger {
     /// `current(of:)` for several users in one read, by user (users without entries are absent).
     static func current(of userIDs: [String], on sql: any SQLDatabase) async throws -> [String: [PlanEntry]] {
         guard !userIDs.isEmpty else { return [:] }
-        let users = try BillingRows.idSet(userIDs, dialect: sql.dialect)
-        let rows = try await sql.raw("""
-            SELECT \(unsafeRaw: Self.planSelectList) FROM kindred_billing_plans WHERE id IN (
-                SELECT plan_id FROM kindred_billing_heads WHERE user_id \(users)
-                UNION
-                SELECT trial_plan_id FROM kindred_billing_heads WHERE user_id \(users) AND trial_plan_id IS NOT NULL)
-            """).all()
+        let users = try BillingQueries.idSet(userIDs, dialect: sql.dialect)
+        let rows = try await sql.all(BillingQueries.headsOf.binding(users, users))
         return Dictionary(grouping: try rows.map(BillingRows.plan), by: \.userID)
     }
 
@@ -114,7 +102,4 @@ extension BillingLedger {
             }
             .run()
     }
-
-    /// The plan columns as a select list.
-    static var planSelectList: String { BillingRows.planColumns.joined(separator: ", ") }
 }

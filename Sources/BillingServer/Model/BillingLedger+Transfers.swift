@@ -55,13 +55,10 @@ extension BillingLedger {
     static func latestBefore(
         _ transfer: BillingTransfer, userID: String, lineage: LineageKey, on sql: any SQLDatabase
     ) async throws -> PlanEntry? {
-        let order = BillingSchema.latestOrder(dialect: sql.dialect)
-        return try await sql.raw("""
-            SELECT \(unsafeRaw: planSelectList) FROM kindred_billing_plans p
-            WHERE p.user_id = \(bind: userID) AND p.provider = \(bind: lineage.provider.rawValue)
-                AND p.lineage = \(bind: lineage.lineage) AND p.event_time <= \(bind: transfer.eventTime)
-                AND NOT (p.kind = 'transfer_out' AND p.event_id = \(bind: transfer.eventID))
-            ORDER BY \(unsafeRaw: order) LIMIT 1
-            """).first().map(BillingRows.plan)
+        try await sql.first(
+            BillingQueries.latestBeforeTransfer.binding(
+                userID, lineage.provider.rawValue, lineage.lineage, transfer.eventTime, transfer.eventID
+            )
+        ).map(BillingRows.plan)
     }
 }

@@ -67,11 +67,7 @@ struct BillingLedger: Sendable {
     /// The stored records of several users in one read, by user.
     static func records(of userIDs: [String], on sql: any SQLDatabase) async throws -> [String: SubscriptionRecord] {
         guard !userIDs.isEmpty else { return [:] }
-        let users = try BillingRows.idSet(userIDs, dialect: sql.dialect)
-        let rows = try await sql.raw("""
-            SELECT \(unsafeRaw: SubscriptionRecord.columns.joined(separator: ", ")) FROM kindred_billing_subscriptions
-            WHERE user_id \(users)
-            """).all()
+        let rows = try await sql.all(BillingQueries.recordsOf.binding(BillingQueries.idSet(userIDs, dialect: sql.dialect)))
         let records = try rows.map(SubscriptionRecord.init(row:))
         return Dictionary(records.map { ($0.userID, $0) }) { first, _ in first }
     }
@@ -154,15 +150,7 @@ struct BillingLedger: Sendable {
             return
         }
         let rows = String(decoding: try JSONEncoder().encode(records.map(SubscriptionRow.init)), as: UTF8.self)
-        let columns = SubscriptionRecord.columns.joined(separator: ", ")
-        try await sql.raw("""
-            INSERT INTO kindred_billing_subscriptions (\(unsafeRaw: columns))
-            SELECT \(unsafeRaw: columns) FROM json_populate_recordset(NULL::kindred_billing_subscriptions, \(bind: rows)::json)
-            ON CONFLICT (user_id) DO UPDATE SET username = excluded.username, email = excluded.email,
-                platform = excluded.platform, plan_type = excluded.plan_type, status = excluded.status,
-                latest_expiration = excluded.latest_expiration, trial_end = excluded.trial_end,
-                double_billing = excluded.double_billing, updated_at = excluded.updated_at
-            """).run()
+        try await sql.run(BillingQueries.saveRecordsJSON.binding(rows))
     }
 
     /// A record as a JSON object keyed by column (absent keys are NULL).

@@ -24,20 +24,7 @@ extension BillingSchema {
     /// existed): the same order as `SubscriptionSnapshot.isLater` — event time, write time,
     /// ending kinds last, then id by code points.
     static func populateHeads(on sql: any SQLDatabase) async throws {
-        let order = latestOrder(dialect: sql.dialect)
-        try await sql.raw("""
-            INSERT INTO kindred_billing_heads (user_id, provider, lineage, sandbox, plan_id, trial_plan_id)
-            SELECT g.user_id, g.provider, g.lineage, g.sandbox,
-                (SELECT p.id FROM kindred_billing_plans p
-                    WHERE p.user_id = g.user_id AND p.provider = g.provider AND p.lineage = g.lineage
-                        AND p.sandbox = g.sandbox
-                    ORDER BY \(unsafeRaw: order) LIMIT 1),
-                (SELECT p.id FROM kindred_billing_plans p
-                    WHERE p.user_id = g.user_id AND p.provider = g.provider AND p.lineage = g.lineage
-                        AND p.sandbox = g.sandbox AND p.kind = 'trial'
-                    ORDER BY \(unsafeRaw: order) LIMIT 1)
-            FROM (SELECT DISTINCT user_id, provider, lineage, sandbox FROM kindred_billing_plans) g
-            """).run()
+        try await sql.run(BillingQueries.populateHeads.binding())
     }
 
     /// `ORDER BY` terms putting a lineage's latest entry (alias `p`) first, as

@@ -36,6 +36,9 @@ public struct SubscriptionRecord: Sendable, Hashable, Codable {
         "trial_end", "double_billing", "created_at", "updated_at",
     ]
 
+    /// `columns` as a select list, for the statements (`BillingQueries`).
+    static let selectList = columns.joined(separator: ", ")
+
     /// Creates a record.
     public init(
         userID: String, app: AppID, username: String? = nil, email: String? = nil, platform: BillingPlatform? = nil,
@@ -93,24 +96,14 @@ enum BillingRows {
         return value
     }
 
-    /// A membership test of a column against a set of ids (users, events, provider ids), as one
-    /// bind whatever the set's size (so the statement's text, and its prepared statement, is the
-    /// same for every set):
-    /// `= ANY($1)` with a text array on PostgreSQL, `IN (SELECT value FROM json_each(?))` with a
-    /// JSON array on SQLite.
-    static func idSet(_ ids: [String], dialect: any SQLDialect) throws -> SQLQueryString {
-        if dialect.bindsArrays {
-            return "= ANY(\(bind: ids))"
-        }
-        let json = String(decoding: try JSONEncoder().encode(ids), as: UTF8.self)
-        return "IN (SELECT value FROM json_each(\(bind: json)))"
-    }
-
     /// The plan columns, in `plan(_:)` order.
     static let planColumns = [
         "id", "user_id", "app", "plan_type", "product_id", "platform", "provider", "lineage", "kind", "expiration",
         "event_time", "event_id", "sandbox", "created_at",
     ]
+
+    /// `planColumns` as a select list, for the statements (`BillingQueries`).
+    static let planSelectList = planColumns.joined(separator: ", ")
 
     /// Reads a plan row.
     static func plan(_ row: any SQLRow) throws -> PlanEntry {

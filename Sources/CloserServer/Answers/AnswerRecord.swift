@@ -1,4 +1,5 @@
 import KindredServerCore
+import KindredStore
 import Foundation
 import CloserAPI
 import SQLKit
@@ -75,14 +76,10 @@ struct AnswerRecord: Sendable, Equatable {
     /// Inserts the row unless the author already answered that date.
     /// - Returns: false when an answer was there (nothing written).
     func insertUnlessPresent(on sql: any SQLDatabase) async throws -> Bool {
-        // Written out: SQLKit's builders cost more to serialize than SQLite takes to run it.
-        let inserted = try await sql.raw("""
-            \(unsafeRaw: Self.insertSQL)\(binds: binds)) ON CONFLICT DO NOTHING RETURNING user_id
-            """).all()
+        // Written once (`CloserQueries`): SQLKit's builders cost more to serialize than SQLite takes to run it.
+        let inserted = try await sql.all(CloserQueries.insertAnswerUnlessPresent.binding(binds))
         return !inserted.isEmpty
     }
-
-    private static let insertSQL = "INSERT INTO closer_answers (\(columns.joined(separator: ", "))) VALUES ("
 
     var values: [any SQLExpression] {
         [

@@ -28,10 +28,7 @@ extension CloserController {
             let answer = AnswerRecord(coupleID: coupleID, date: date, userID: callerID, questionID: day.questionID, body: body, now: now)
             guard try await answer.insertUnlessPresent(on: sql) else { throw KindredError.answerExists }
             let partner = couple.partner(of: callerID)
-            let partnerAnswered = try await sql.raw("""
-                SELECT user_id FROM closer_answers WHERE couple_id = \(bind: coupleID) AND date_key = \(bind: date) \
-                AND user_id = \(bind: partner)
-                """).first() != nil
+            let partnerAnswered = try await sql.first(CloserQueries.answered.binding(coupleID, date, partner)) != nil
             if partnerAnswered {
                 try await Self.completeDay(&couple, date: date, now: now, on: sql)
             }
@@ -50,19 +47,13 @@ extension CloserController {
 
     /// Rhythm: marks the date complete and updates the streak (consecutive dates +1, a gap resets).
     static func completeDay(_ couple: inout CoupleRecord, date: String, now: Int64, on sql: any SQLDatabase) async throws {
-        try await sql.raw("""
-            UPDATE closer_days SET completed_at = \(bind: now), remind_at = NULL \
-            WHERE couple_id = \(bind: couple.id) AND date_key = \(bind: date)
-            """).run()
+        try await sql.run(CloserQueries.completeDay.binding(now, couple.id, date))
         guard couple.lastAnsweredDate.map({ date > $0 }) ?? true else { return }
         let consecutive = couple.lastAnsweredDate.map { Self.isDayBefore($0, date) } ?? false
         couple.streakCount = consecutive ? couple.streakCount + 1 : 1
         couple.lastAnsweredDate = date
         couple.lastAnsweredAt = now
-        try await sql.raw("""
-            UPDATE closer_couples SET streak_count = \(bind: couple.streakCount), last_answered_date = \(bind: date), \
-            last_answered_at = \(bind: now), updated_at = \(bind: now) WHERE id = \(bind: couple.id)
-            """).run()
+        try await sql.run(CloserQueries.updateStreak.binding(couple.streakCount, date, now, now, couple.id))
     }
 
     /// Whether `earlier` is the calendar day right before `later` (both `YYYY-MM-DD`).

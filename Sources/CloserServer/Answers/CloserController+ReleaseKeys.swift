@@ -47,10 +47,7 @@ extension CloserController {
             let registered = try await Self.devices(of: partner, on: sql) + Self.devices(of: callerID, on: sql)
             let devices = Dictionary(grouping: registered, by: \.deviceId).mapValues { Set($0.map(\.userId)) }
             // The caller's keys already in this scope, by recipient and device (one read, not one per key).
-            let existingRows = try await sql.raw("""
-                SELECT recipient_id, recipient_device_id, encrypted_answer_key FROM closer_release_keys \
-                WHERE couple_id = \(bind: coupleID) AND scope = \(bind: scope.key) AND user_id = \(bind: callerID)
-                """).all()
+            let existingRows = try await sql.all(CloserQueries.releaseKeySlots.binding(coupleID, scope.key, callerID))
             var existing: [String: String] = [:]
             for row in existingRows {
                 let slot = try row.decode(column: "recipient_id", as: String.self) + "|"
@@ -113,11 +110,7 @@ extension CloserController {
                     coupleID: coupleID, to: partner, on: tx
                 )
             }
-            let rows = try await sql.raw("""
-                SELECT user_id, recipient_id, recipient_device_id, encrypted_answer_key, created_at FROM closer_release_keys \
-                WHERE couple_id = \(bind: coupleID) AND scope = \(bind: scope.key) AND user_id = \(bind: callerID) \
-                ORDER BY created_at, recipient_device_id
-                """).all()
+            let rows = try await sql.all(CloserQueries.releaseKeysOfAuthor.binding(coupleID, scope.key, callerID))
             let keys = try rows.map(Self.releaseKeyDocument)
             guard let sender = upload.senderDeviceId else { return .init(keys: keys) }
             let covered = Set(keys.map { $0.recipientUserId + "|" + $0.recipientDeviceId })
@@ -143,11 +136,7 @@ extension CloserController {
     static func keyboxes(
         coupleID: String, scope: ReleaseScope, recipient: String, deviceID: String, on sql: any SQLDatabase
     ) async throws -> [Components.Schemas.CloserReleaseKey] {
-        let rows = try await sql.raw("""
-            SELECT user_id, recipient_id, recipient_device_id, encrypted_answer_key, created_at FROM closer_release_keys \
-            WHERE couple_id = \(bind: coupleID) AND scope = \(bind: scope.key) AND recipient_id = \(bind: recipient) \
-            AND recipient_device_id = \(bind: deviceID) ORDER BY created_at, user_id
-            """).all()
+        let rows = try await sql.all(CloserQueries.releaseKeysOfDevice.binding(coupleID, scope.key, recipient, deviceID))
         return try rows.map(Self.releaseKeyDocument)
     }
 
@@ -167,9 +156,7 @@ extension CloserController {
         switch scope {
         case .day(let date):
             guard try await DayRecord.load(coupleID: couple.id, date: date, on: sql) != nil else { throw KindredError.dayNotFound }
-            rows = try await sql.raw("""
-                SELECT user_id, schema_version FROM closer_answers WHERE couple_id = \(bind: couple.id) AND date_key = \(bind: date)
-                """).all()
+            rows = try await sql.all(CloserQueries.answerVersions.binding(couple.id, date))
             guard rows.contains(where: { (try? $0.decode(column: "user_id", as: String.self)) == author }) else { throw KindredError.answerNotFound }
         case .thread(let id):
             _ = try await thread(id, coupleID: couple.id, on: sql)
@@ -189,15 +176,9 @@ extension CloserController {
         switch scope {
         case .day(let date):
             if revealed {
-                try await sql.raw("""
-                    UPDATE closer_answers SET answer_key_released = \(bind: true), is_revealed = \(bind: true), \
-                    updated_at = \(bind: now) WHERE couple_id = \(bind: coupleID) AND date_key = \(bind: date) AND user_id = \(bind: author)
-                    """).run()
+                try await sql.run(CloserQueries.releaseAndRevealAnswer.binding(true, true, now, coupleID, date, author))
             } else {
-                try await sql.raw("""
-                    UPDATE closer_answers SET answer_key_released = \(bind: true), updated_at = \(bind: now) \
-                    WHERE couple_id = \(bind: coupleID) AND date_key = \(bind: date) AND user_id = \(bind: author)
-                    """).run()
+                try await sql.run(CloserQueries.releaseAnswer.binding(true, now, coupleID, date, author))
             }
         case .thread(let id):
             try await sql.update("closer_thread_messages").set("answer_key_released", to: true).set("updated_at", to: now)

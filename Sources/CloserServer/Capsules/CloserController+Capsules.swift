@@ -46,7 +46,7 @@ extension CloserController {
             // The couple row is locked, so two racing creations cannot both pass the cap.
             let couple = try await Self.couple(coupleID, member: callerID, locking: true, on: tx.sql)
             let limit = settings.capsulesPerCouple
-            let kept = try await tx.sql.raw("SELECT COUNT(*) AS n FROM closer_capsules WHERE couple_id = \(bind: coupleID)").first()?
+            let kept = try await tx.sql.first(CloserQueries.capsuleCount.binding(coupleID))?
                 .decode(column: "n", as: Int.self) ?? 0
             guard kept < limit else { throw KindredError.capsuleLimitReached(limit) }
             try await tx.sql.insert(into: "closer_capsules").columns(CapsuleRecord.columns + ["pending_unlock_at"])

@@ -11,10 +11,7 @@ extension CloserController {
         try Self.checkDeviceQuery(deviceID)
         let sql = database.sql
         // The couple (membership checked), its current day and that day's answers in one statement.
-        let rows = try await sql.raw("""
-            \(unsafeRaw: Self.todaySQL)\(bind: coupleID) AND (c.user_a_id = \(bind: user.user.id) OR c.user_b_id = \(bind: user.user.id)) \
-            ORDER BY a.created_at
-            """).all()
+        let rows = try await sql.all(CloserQueries.today.binding(coupleID, user.user.id, user.user.id))
         guard let first = rows.first else { throw KindredError.coupleNotFound }
         guard try first.decode(column: "d_couple_id", as: String?.self) != nil else { throw KindredError.noQuestionAssigned }
         let day = try DayRecord(row: first, prefix: "d_")
@@ -23,18 +20,6 @@ extension CloserController {
         let document = dayDocuments([day], answers: [day.date: answers], viewer: user.user.id)[0]
         return try await withKeyboxes(document, viewer: user.user.id, deviceID: deviceID, on: sql)
     }
-
-    /// Couple ⋈ current day ⋈ its answers; the day's and answers' columns are prefixed `d_` and
-    /// `a_` (null without a day or an answer). Followed by the couple id and the member check.
-    private static let todaySQL: String = {
-        let couple: String = CoupleRecord.columns.map { "c.\($0)" }.joined(separator: ", ")
-        let day: String = DayRecord.columns.map { "d.\($0) AS d_\($0)" }.joined(separator: ", ")
-        let answers: String = AnswerRecord.columns.map { "a.\($0) AS a_\($0)" }.joined(separator: ", ")
-        return "SELECT \(couple), \(day), \(answers) FROM closer_couples c"
-            + " LEFT JOIN closer_days d ON d.couple_id = c.id AND d.date_key = c.current_day"
-            + " LEFT JOIN closer_answers a ON a.couple_id = d.couple_id AND a.date_key = d.date_key"
-            + " WHERE c.id = "
-    }()
 
     /// Assigns the current period's question now unless the couple has it; true when created.
     func assignToday(_ user: AuthenticatedUser, coupleID: String) async throws -> (Components.Schemas.CloserDailyQuestion, Bool) {

@@ -57,11 +57,7 @@ enum OutcomeReminders {
             else { return 0 }
             let after = try cursor.decode(column: "created_at", as: Int64.self)
             let afterID = try cursor.decode(column: "couple_id", as: String.self)
-            let rows = try await sql.raw("""
-                SELECT id, created_at, time_zone FROM closer_couples \
-                WHERE (created_at > \(bind: after) OR (created_at = \(bind: after) AND id > \(bind: afterID))) \
-                AND created_at <= \(bind: settled) ORDER BY created_at, id LIMIT \(unsafeRaw: String(limit))
-                """).all()
+            let rows = try await sql.all(CloserQueries.couplesToEnrol.binding(after, after, afterID, settled, limit))
             var last: (Int64, String)?
             for row in rows {
                 let id = try row.decode(column: "id", as: String.self)

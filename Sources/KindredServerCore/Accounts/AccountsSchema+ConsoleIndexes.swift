@@ -9,12 +9,13 @@ extension AccountsSchema {
     /// - `kindred_sessions_active`: live sessions by app and expiry with their user, so "active in
     ///   the last day" per app is a range of one index, read without visiting the table.
     static let consoleIndexes = Migration("accounts_0005_console_indexes") { sql in
-        let collation = sql.dialect.codePointCollation
         for column in ["display_name", "first_name", "last_name"] {
+            // unsafeRaw: an index name built from a fixed column name, left unquoted as deployed
+            // databases recorded this migration's text (SQLite keeps it in sqlite_master).
             try await sql.raw(
                 """
                 CREATE INDEX \(unsafeRaw: "kindred_users_" + column) ON kindred_users \
-                ((LOWER(\(ident: column))\(unsafeRaw: collation))) WHERE \(ident: column) IS NOT NULL
+                ((LOWER(\(ident: column))\(SQLCodePointCollation()))) WHERE \(ident: column) IS NOT NULL
                 """
             ).run()
         }

@@ -52,10 +52,8 @@ extension SoulMateController {
     }
 
     static func lock(of userID: String, locking: Bool = false, on sql: any SQLDatabase) async throws -> LockRecord? {
-        let lock = locking ? sql.dialect.rowLockClause : ""
-        return try await sql.raw("""
-            SELECT \(unsafeRaw: LockRecord.columns) FROM soulmate_session_locks WHERE user_id = \(bind: userID)\(unsafeRaw: lock)
-            """).first().map(LockRecord.init(row:))
+        let statement = locking ? SoulMateQueries.sessionLockOfLocked : SoulMateQueries.sessionLockOf
+        return try await sql.first(statement.binding(userID)).map(LockRecord.init(row:))
     }
 
     /// The validated body of an acquire or takeover.

@@ -51,10 +51,7 @@ extension SoulMateController {
         guard let member = try await Self.membership(of: user.id, on: sql) else { throw KindredError.notPaired }
         let names = try await accounts.names(of: [member.partnerID])
         let key = try await Self.identityKey(of: member.partnerID, on: sql)
-        let unpair = try await sql.raw("""
-            SELECT \(unsafeRaw: UnpairRecord.columns) FROM soulmate_unpair_requests
-            WHERE pair_id = \(bind: member.pairID) AND status = 'pending' LIMIT 1
-            """).first().map(UnpairRecord.init(row:))
+        let unpair = try await sql.first(SoulMateQueries.pendingUnpair.binding(member.pairID)).map(UnpairRecord.init(row:))
         return .init(
             id: member.pairID, partner: person(member.partnerID, names: names), since: Self.date(member.joinedAt),
             partnerKey: key?.api, unpairRequest: unpair.map(document)
@@ -102,10 +99,7 @@ extension SoulMateController {
         let record = try await events.publisher.transaction { tx in
             let sql = tx.sql
             guard SoulMateInput.isID(id), let member = try await Self.membership(of: userID, locking: true, on: sql),
-                  var request = try await sql.raw("""
-                      SELECT \(unsafeRaw: UnpairRecord.columns) FROM soulmate_unpair_requests
-                      WHERE id = \(bind: id) AND pair_id = \(bind: member.pairID)
-                      """).first().map(UnpairRecord.init(row:))
+                  var request = try await sql.first(SoulMateQueries.unpairRequest.binding(id, member.pairID)).map(UnpairRecord.init(row:))
             else { throw KindredError.unpairRequestNotFound }
             switch action {
             case .accept, .reject: guard request.requesterID != userID else { throw KindredError.notRecipient }

@@ -37,10 +37,8 @@ extension SoulMateController {
 
     static func request(_ id: String, locking: Bool = false, on sql: any SQLDatabase) async throws -> RequestRecord? {
         guard SoulMateInput.isID(id) else { return nil }
-        let lock = locking ? sql.dialect.rowLockClause : ""
-        return try await sql.raw("""
-            SELECT \(unsafeRaw: RequestRecord.columns) FROM soulmate_pair_requests WHERE id = \(bind: id)\(unsafeRaw: lock)
-            """).first().map(RequestRecord.init(row:))
+        let statement = locking ? SoulMateQueries.requestByIDLocked : SoulMateQueries.requestByID
+        return try await sql.first(statement.binding(id)).map(RequestRecord.init(row:))
     }
 
     func document(_ request: RequestRecord, names: [String: PersonName]) -> Components.Schemas.SoulMatePairRequest {
@@ -78,11 +76,7 @@ extension SoulMateController {
             guard owner != userID else { throw KindredError.ownPairCode }
             if try await Self.membership(of: userID, on: sql) != nil { throw KindredError.alreadyPaired }
             if try await Self.membership(of: owner, on: sql) != nil { throw KindredError.partnerAlreadyPaired }
-            let pending = try await sql.raw("""
-                SELECT \(unsafeRaw: RequestRecord.columns) FROM soulmate_pair_requests
-                WHERE status = 'pending' AND ((from_user_id = \(bind: userID) AND to_user_id = \(bind: owner))
-                   OR (from_user_id = \(bind: owner) AND to_user_id = \(bind: userID)))
-                """).all().map(RequestRecord.init(row:))
+            let pending = try await sql.all(SoulMateQueries.pendingBetween.binding(userID, owner, owner, userID)).map(RequestRecord.init(row:))
             if pending.contains(where: { $0.fromUserID == userID }) { throw KindredError.pairRequestExists }
             if let theirs = pending.first(where: { $0.fromUserID == owner }) {
                 // They asked first: asking back is consent, so theirs is accepted now.
@@ -105,11 +99,7 @@ extension SoulMateController {
 
     /// The caller's pending requests and the badge count.
     func pairRequests(_ user: AuthenticatedUser) async throws -> Components.Schemas.SoulMatePairRequestBoxes {
-        let rows = try await database.sql.raw("""
-            SELECT \(unsafeRaw: RequestRecord.columns) FROM soulmate_pair_requests
-            WHERE status = 'pending' AND (to_user_id = \(bind: user.id) OR from_user_id = \(bind: user.id))
-            ORDER BY created_at DESC, id DESC LIMIT 200
-            """).all().map(RequestRecord.init(row:))
+        let rows = try await database.sql.all(SoulMateQueries.pendingOf.binding(user.id, user.id)).map(RequestRecord.init(row:))
         let names = try await accounts.names(of: rows.flatMap { [$0.fromUserID, $0.toUserID] })
         let incoming = rows.filter { $0.toUserID == user.id }.map { document($0, names: names) }
         let outgoing = rows.filter { $0.fromUserID == user.id }.map { document($0, names: names) }
@@ -191,10 +181,7 @@ extension SoulMateController {
         try await sql.update("soulmate_pair_requests").set("status", to: "accepted").set("responded_at", to: now)
             .where("id", .equal, request.id).run()
         // Everyone else who asked either of them, or whom they asked, is answered: superseded.
-        try await sql.raw("""
-            UPDATE soulmate_pair_requests SET status = 'superseded', responded_at = \(bind: now)
-            WHERE status = 'pending' AND (from_user_id IN (\(bind: sender), \(bind: recipient)) OR to_user_id IN (\(bind: sender), \(bind: recipient)))
-            """).run()
+        try await sql.run(SoulMateQueries.supersedePendingOf.binding(now, sender, recipient, sender, recipient))
         try await events.emit(
             "soulmate.paired", data: ["pairId": pairID, "requestId": request.id], to: [sender, recipient],
             push: .init(type: .soulmatePairing, title: "SoulMate", body: "Your pair request was accepted.", data: ["pairId": pairID]),

@@ -24,14 +24,7 @@ extension SoulMateController {
         return try await events.publisher.transaction { tx in
             let sql = tx.sql
             // One read: the pair, the sender's key version and any envelope with this id.
-            let row = try await sql.raw("""
-                SELECT m.partner_id, k.key_version,
-                       e.sender_id AS e_sender, e.recipient_id AS e_recipient, e.ciphertext AS e_ciphertext
-                FROM soulmate_pair_members m
-                LEFT JOIN soulmate_identity_keys k ON k.user_id = m.user_id
-                LEFT JOIN soulmate_envelopes e ON e.id = \(bind: body.id)
-                WHERE m.user_id = \(bind: userID)
-                """).first()
+            let row = try await sql.first(SoulMateQueries.sendContext.binding(body.id, userID))
             guard let row else { throw KindredError.notPaired }
             guard try row.decode(column: "partner_id", as: String.self) == body.recipientId else { throw KindredError.notPartner }
             if let sender = try row.decode(column: "e_sender", as: String?.self) {
@@ -83,11 +76,8 @@ extension SoulMateController {
             }
             after = (at, String(parts[1]))
         }
-        let keyset: SQLQueryString = after.map { " AND (received_at > \(bind: $0.0) OR (received_at = \(bind: $0.0) AND id > \(bind: $0.1)))" } ?? ""
-        let rows = try await database.sql.raw("""
-            SELECT id, sender_id, recipient_id, sent_at, key_version, ciphertext, received_at FROM soulmate_envelopes
-            WHERE recipient_id = \(bind: user.id)\(keyset) ORDER BY received_at, id LIMIT \(unsafeRaw: String(limit + 1))
-            """).all()
+        let page = after.map { SoulMateQueries.inboxPage.binding(user.id, $0.0, $0.0, $0.1, limit + 1) }
+        let rows = try await database.sql.all(page ?? SoulMateQueries.inboxFirstPage.binding(user.id, limit + 1))
         var envelopes: [Components.Schemas.SoulMateEnvelope] = []
         var last: (Int64, String)?
         for row in rows.prefix(limit) {

@@ -43,9 +43,8 @@ extension StreakController {
 
     static func friendship(id: String, locking: Bool, on sql: any SQLDatabase) async throws -> FriendshipRecord? {
         guard StreakInput.isFriendshipID(id) else { return nil }
-        return try await sql.raw("""
-            SELECT \(unsafeRaw: FriendshipRecord.columns) FROM streaksync_friendships WHERE id = \(bind: id)\(unsafeRaw: locking ? sql.dialect.rowLockClause : "")
-            """).first().map(FriendshipRecord.init(row:))
+        let statement = locking ? StreakQueries.friendshipByIDLocked : StreakQueries.friendshipByID
+        return try await sql.first(statement.binding(id)).map(FriendshipRecord.init(row:))
     }
 
     func document(_ record: FriendshipRecord, names: [String: String]) -> Components.Schemas.StreakSyncFriendship {
@@ -74,10 +73,8 @@ extension StreakController {
                 .first()?.decode(column: "user_id", as: String.self)
             else { throw KindredError.friendCodeNotFound }
             guard owner != userID else { throw KindredError.ownFriendCode }
-            if let existing = try await sql.raw("""
-                SELECT \(unsafeRaw: FriendshipRecord.columns) FROM streaksync_friendships
-                WHERE pair_key = \(bind: Self.pairKey(userID, owner))\(unsafeRaw: sql.dialect.rowLockClause)
-                """).first().map(FriendshipRecord.init(row:))
+            if let existing = try await sql.first(StreakQueries.friendshipByPairLocked.binding(Self.pairKey(userID, owner)))
+                .map(FriendshipRecord.init(row:))
             {
                 guard existing.status == "pending" else { throw KindredError.alreadyFriends }
                 guard existing.recipientID == userID else { throw KindredError.friendRequestExists }
@@ -116,20 +113,10 @@ extension StreakController {
     func friends(_ user: AuthenticatedUser) async throws -> Components.Schemas.StreakSyncFriends {
         let sql = database.sql
         let userID = user.id
-        let accepted = try await sql.raw("""
-            SELECT \(unsafeRaw: FriendshipRecord.columns) FROM streaksync_friendships
-            WHERE sender_id = \(bind: userID) AND status = 'accepted'
-            UNION ALL
-            SELECT \(unsafeRaw: FriendshipRecord.columns) FROM streaksync_friendships
-            WHERE recipient_id = \(bind: userID) AND status = 'accepted'
-            ORDER BY accepted_at, id
-            """).all().map(FriendshipRecord.init(row:))
+        let accepted = try await sql.all(StreakQueries.acceptedFriendships.binding(userID, userID)).map(FriendshipRecord.init(row:))
         var pending: [FriendshipRecord] = []
-        for column in ["recipient_id", "sender_id"] {
-            pending += try await sql.raw("""
-                SELECT \(unsafeRaw: FriendshipRecord.columns) FROM streaksync_friendships
-                WHERE \(ident: column) = \(bind: userID) AND status = 'pending' ORDER BY created_at DESC, id DESC LIMIT 200
-                """).all().map(FriendshipRecord.init(row:))
+        for statement in [StreakQueries.incomingRequests, StreakQueries.outgoingRequests] {
+            pending += try await sql.all(statement.binding(userID)).map(FriendshipRecord.init(row:))
         }
         let names = try await Self.names(of: (accepted + pending).flatMap { [$0.senderID, $0.recipientID] }, on: sql)
         return .init(
@@ -183,10 +170,7 @@ extension StreakController {
     func accept(_ request: FriendshipRecord, now: Int64, on tx: RealtimeTransaction) async throws -> FriendshipRecord {
         let sql = tx.sql
         let (sender, recipient) = (request.senderID, request.recipientID)
-        let locked = try await sql.raw("""
-            SELECT user_id FROM streaksync_profiles WHERE user_id IN (\(bind: sender), \(bind: recipient))
-            ORDER BY user_id\(unsafeRaw: sql.dialect.rowLockClause)
-            """).all()
+        let locked = try await sql.all(StreakQueries.lockTwoProfiles.binding(sender, recipient))
         guard locked.count == 2 else { throw KindredError.profileIncomplete }
         let counts = try await Self.friendCounts(of: [sender, recipient], on: sql)
         guard counts.values.allSatisfy({ $0 < settings.maxFriends }) else { throw KindredError.tooManyFriends(settings.maxFriends) }

@@ -30,14 +30,7 @@ extension StreakController {
     {
         let game = try Self.game(rawGame)
         let date = try Self.localDate(rawDate)
-        let rows = try await database.sql.raw("""
-            SELECT r.publisher_id, p.display_name, s.score, s.max_score, s.completed, s.current_streak, s.published_at
-            FROM streaksync_score_readers r
-            JOIN streaksync_profiles p ON p.user_id = r.publisher_id
-            LEFT JOIN streaksync_scores s
-              ON s.user_id = r.publisher_id AND s.game_id = \(bind: game.id) AND s.local_date = \(bind: date.description)
-            WHERE r.reader_id = \(bind: user.id)
-            """).all().map { row in
+        let rows = try await database.sql.all(StreakQueries.leaderboard.binding(game.id, date.description, user.id)).map { row in
             BoardRow(
                 userID: try row.decode(column: "publisher_id", as: String.self),
                 displayName: try row.decode(column: "display_name", as: String.self),

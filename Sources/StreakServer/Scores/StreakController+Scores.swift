@@ -96,12 +96,7 @@ extension StreakController {
     /// Deletes up to `limit` scores of dates before `cutoff` (the prune job).
     static func deleteScores(before cutoff: LocalDate, limit: Int, database: Database) async throws -> Int {
         try await database.transaction { sql in
-            let rows = try await sql.raw("""
-                DELETE FROM streaksync_scores WHERE (user_id, game_id, local_date) IN (
-                    SELECT user_id, game_id, local_date FROM streaksync_scores WHERE local_date < \(bind: cutoff.description)
-                    ORDER BY local_date LIMIT \(unsafeRaw: String(limit))
-                ) RETURNING local_date
-                """).all()
+            let rows = try await sql.all(StreakQueries.pruneScores.binding(cutoff.description, limit))
             return rows.count
         }
     }

@@ -91,11 +91,7 @@ extension StreakController {
     {
         let after = try StreakCursor.parse(cursor)
         let limit = try StreakCursor.limit(limit, fallback: 200, max: 200)
-        let rows = try await database.sql.raw("""
-            SELECT id, category, tier, progress, unlocked_at, updated_at, change_seq
-            FROM streaksync_achievements WHERE user_id = \(bind: user.id) AND change_seq > \(bind: after)
-            ORDER BY change_seq LIMIT \(unsafeRaw: String(limit + 1))
-            """).all()
+        let rows = try await database.sql.all(StreakQueries.achievementChanges.binding(user.id, after, limit + 1))
         var last = after
         var achievements: [Components.Schemas.StreakSyncAchievement] = []
         for row in rows.prefix(limit) {

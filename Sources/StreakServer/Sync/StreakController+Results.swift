@@ -103,11 +103,7 @@ extension StreakController {
     func resultChanges(_ user: AuthenticatedUser, cursor: String?, limit: Int?) async throws -> Components.Schemas.StreakSyncResultPage {
         let after = try StreakCursor.parse(cursor)
         let limit = try StreakCursor.limit(limit, fallback: 200, max: 500)
-        let rows = try await database.sql.raw("""
-            SELECT id, game_id, puzzle, score, max_score, completed, local_date, recorded_at, updated_at, fields, deleted, change_seq
-            FROM streaksync_results WHERE user_id = \(bind: user.id) AND change_seq > \(bind: after)
-            ORDER BY change_seq LIMIT \(unsafeRaw: String(limit + 1))
-            """).all()
+        let rows = try await database.sql.all(StreakQueries.resultChanges.binding(user.id, after, limit + 1))
         var last = after
         var results: [Components.Schemas.StreakSyncResult] = []
         for row in rows.prefix(limit) {

@@ -18,9 +18,7 @@ struct StreakSyncClock: Sendable {
     static func lock(_ userID: String, on sql: any SQLDatabase) async throws -> StreakSyncClock {
         try await sql.insert(into: "streaksync_sync_clocks").columns("user_id", "seq", "results", "achievements")
             .values(SQLBind(userID), SQLBind(0), SQLBind(0), SQLBind(0)).ignoringConflicts().run()
-        guard let row = try await sql.raw("""
-            SELECT seq, results, achievements FROM streaksync_sync_clocks WHERE user_id = \(bind: userID)\(unsafeRaw: sql.dialect.rowLockClause)
-            """).first()
+        guard let row = try await sql.first(StreakQueries.syncClockLocked.binding(userID))
         else { throw KindredError.internal }
         return StreakSyncClock(
             seq: try row.decode(column: "seq", as: Int64.self), results: try row.decode(column: "results", as: Int64.self),
