@@ -91,6 +91,10 @@ let package = Package(
             traits: [.defaults, "YAML"]
         ),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        // The contracts' constraints (maxLength, pattern, …) are compiled at start from the YAML
+        // the server serves (KindredServerCore/RequestValidation); swift-configuration's YAML
+        // trait builds Yams already.
+        .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
         .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.8.0"),
         .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
@@ -183,6 +187,8 @@ let package = Package(
                 "KindredStore",
                 // App Attest and Play Integrity verification behind the integrity routes.
                 "DeviceIntegrity",
+                // The contracts' constraints are compiled at start from the served YAML (RequestValidation/).
+                .product(name: "Yams", package: "Yams"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "JWTKit", package: "jwt-kit"),

@@ -84,19 +84,19 @@ import Testing
                 ),
                 (
                     EraserFixtures.event("scan_started", properties: #"{"referencePhotos":6}"#), "invalid_analytics_event",
-                    "events[1].properties.referencePhotos must be 0 to 5, not 6"
+                    "body.events[1].properties.referencePhotos is greater than 5"
                 ),
                 (
                     EraserFixtures.event("delete_action", properties: #"{"items":0}"#), "invalid_analytics_event",
-                    "events[1].properties.items must be 1 to 10000, not 0"
+                    "body.events[1].properties.items is less than 1"
                 ),
                 (
                     EraserFixtures.event("scan_completed", properties: #"{"durationSeconds":86401}"#), "invalid_analytics_event",
-                    "events[1].properties.durationSeconds must be 0 to 86400, not 86401"
+                    "body.events[1].properties.durationSeconds is greater than 86400"
                 ),
                 (
                     EraserFixtures.event("scan_started", properties: #"{"phases":["faces","faces"]}"#), "invalid_analytics_event",
-                    "events[1].properties.phases must not repeat a phase"
+                    "body.events[1].properties.phases has a repeated item"
                 ),
                 (
                     EraserFixtures.event("scan_started", at: "2025-06-07T00:00:00Z"), "invalid_analytics_event",

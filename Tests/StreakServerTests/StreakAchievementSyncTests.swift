@@ -61,9 +61,9 @@ import Testing
             let cases: [(String, String)] = [
                 (StreakFixtures.achievement("bad id"), "achievements[1].id must be 1 to 64"),
                 (StreakFixtures.achievement("a", category: "Streak Master"), "achievements[1].category must be"),
-                (StreakFixtures.achievement("a", tier: 17), "achievements[1].tier must be 0 to 16"),
-                (StreakFixtures.achievement("a", tier: -1), "achievements[1].tier must be 0 to 16"),
-                (StreakFixtures.achievement("a", progress: -5), "achievements[1].progress must be 0 to 1000000000"),
+                (StreakFixtures.achievement("a", tier: 17), "body.achievements[1].tier is greater than 16"),
+                (StreakFixtures.achievement("a", tier: -1), "body.achievements[1].tier is less than 0"),
+                (StreakFixtures.achievement("a", progress: -5), "body.achievements[1].progress is less than 0"),
                 (StreakFixtures.achievement("a", unlockedAt: "1990-01-01T00:00:00Z"), "achievements[1].unlockedAt must be after 2000"),
                 (StreakFixtures.achievement("a", updatedAt: "2027-01-01T00:00:00Z"), "achievements[1].updatedAt must be after 2000"),
             ]

@@ -133,12 +133,12 @@ import Testing
             let bigFields = #"{"notes":"\#(String(repeating: "x", count: 2040))"}"#
             let cases: [(String, String)] = [
                 (StreakFixtures.result("bad id!"), "results[1].id must be 1 to 64"),
-                (StreakFixtures.result(String(repeating: "a", count: 65)), "results[1].id must be 1 to 64"),
+                (StreakFixtures.result(String(repeating: "a", count: 65)), "body.results[1].id is longer than 64 characters"),
                 (StreakFixtures.result("r", game: "Wordle"), "results[1].gameId must be"),
-                (StreakFixtures.result("r", game: String(repeating: "a", count: 33)), "results[1].gameId must be"),
-                (StreakFixtures.result("r", puzzle: -1), "results[1].puzzle must be 0 to 2147483647"),
+                (StreakFixtures.result("r", game: String(repeating: "a", count: 33)), "body.results[1].gameId is longer than 32 characters"),
+                (StreakFixtures.result("r", puzzle: -1), "body.results[1].puzzle is less than 0"),
                 (StreakFixtures.result("r", score: 1_000_001), "results[1].score must be 0 to 1000000"),
-                (StreakFixtures.result("r", max: -1), "results[1].max must be 0 to 1000000"),
+                (StreakFixtures.result("r", max: -1), "body.results[1].max is less than 0"),
                 (StreakFixtures.result("r", date: "2026-02-30"), "results[1].localDate must be a calendar date"),
                 (StreakFixtures.result("r", date: "2026-7-01"), "results[1].localDate must be a calendar date"),
                 (StreakFixtures.result("r", recordedAt: "1999-12-31T23:59:59Z"), "results[1].recordedAt must be after 2000"),

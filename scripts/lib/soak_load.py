@@ -45,6 +45,8 @@ import threading
 import time
 import uuid
 
+from kindred_process import start_serve
+
 PASSWORD = "soak-password-1"
 WEBHOOK_AUTH = "Bearer soak-webhook"
 KDF = '{"alg":"argon2id","len":32,"m":64,"p":1,"t":1,"v":19}'
@@ -380,23 +382,9 @@ class Replica:
     def __init__(self, binary, database_url, environment, log_path):
         self.port = free_port()
         self.log = open(log_path, "wb")
-        self.process = subprocess.Popen(
-            [binary, "serve", "--port", str(self.port), "--database-url", database_url, "--log-level", "notice"],
-            env=environment, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=self.log)
-        deadline = time.monotonic() + 60
-        while True:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"kindred serve exited with {self.process.returncode}; see {log_path}")
-            try:
-                conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=2)
-                conn.request("GET", "/ready")
-                if conn.getresponse().status == 200:
-                    return
-            except OSError:
-                pass
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"kindred serve was not ready within 60 s; see {log_path}")
-            time.sleep(0.1)
+        self.process = start_serve(
+            binary, ["--port", str(self.port), "--database-url", database_url, "--log-level", "notice"],
+            environment, self.log)
 
     def rss_mib(self):
         with open(f"/proc/{self.process.pid}/status") as status:

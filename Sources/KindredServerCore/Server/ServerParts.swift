@@ -147,7 +147,12 @@ package func buildServerParts(_ dependencies: Dependencies, domains: [any Server
     }
     let services = DomainServices()
     services.provide(AdminOverviews(sections: domains.compactMap { $0.adminOverview(environment: environment) }))
-    let transport = KindredTransport(router: router, direct: DirectRoutes())
+    var contracts = [APIContract(name: APIContract.coreName, document: dependencies.openAPIDocument)]
+    contracts += domains.compactMap(\.contract)
+    // Every operation is checked against its contract's lengths, patterns and bounds before its
+    // handler (RequestValidation/); compiled here, once, from the documents `/openapi/…` serves.
+    let constraints = try RequestConstraints(contracts)
+    let transport = KindredTransport(router: router, direct: DirectRoutes(), constraints: constraints)
     let server = DomainServer(
         environment: environment, dependencies: dependencies, router: router, transport: transport,
         realtime: realtime, outbox: notifications.outbox, authenticator: Authenticator(accounts: accounts),
@@ -156,8 +161,6 @@ package func buildServerParts(_ dependencies: Dependencies, domains: [any Server
     for domain in domains {
         try await domain.install(on: server)
     }
-    var contracts = [APIContract(name: APIContract.coreName, document: dependencies.openAPIDocument)]
-    contracts += domains.compactMap(\.contract)
     let operations = APIHandler(
         database: dependencies.database, metrics: dependencies.metrics,
         contracts: try APIContracts(contracts),
@@ -170,7 +173,9 @@ package func buildServerParts(_ dependencies: Dependencies, domains: [any Server
         operationsAccess: OperationsAccess(token: dependencies.operationsToken)
     )
     try operations.registerHandlers(
-        on: KindredTransport(router: router, direct: dependencies.directRoutes ? operations.directRoutes() : DirectRoutes()),
+        on: KindredTransport(
+            router: router, direct: dependencies.directRoutes ? operations.directRoutes() : DirectRoutes(), constraints: constraints
+        ),
         configuration: DomainServer.openAPIConfiguration
     )
     HomePage(

@@ -93,6 +93,8 @@ final class ConnectionDeadlineHandler: ChannelDuplexHandler, RemovableChannelHan
             if phase == .responding, unanswered == 0 { enter(.idle, context) }
         case .requestEnd:
             break
+        case .malformed:
+            refuseMalformed(context)
         }
         promise?.succeed(())
     }
@@ -159,6 +161,24 @@ final class ConnectionDeadlineHandler: ChannelDuplexHandler, RemovableChannelHan
                 context.close(promise: nil)
             }
         } else {
+            context.close(promise: nil)
+        }
+    }
+
+    /// The decoder refused the request: `400 bad_request` when nothing was written yet (the head
+    /// was not complete), and close either way (the decoder cannot go on).
+    private func refuseMalformed(_ context: ChannelHandlerContext) {
+        cancelDeadline()
+        guard context.channel.isActive else { return }
+        guard phase == .readingHead || phase == .idle else {
+            context.close(promise: nil)
+            return
+        }
+        phase = .responding
+        let body = #"{"error":{"code":"bad_request","message":"the request is not valid HTTP/1.1"}}"#
+        let head = "HTTP/1.1 400 Bad Request\r\nContent-Type: application/json; charset=utf-8\r\n"
+            + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n"
+        context.writeAndFlush(NIOAny(ByteBuffer(string: head + body))).assumeIsolated().whenComplete { _ in
             context.close(promise: nil)
         }
     }

@@ -15,7 +15,10 @@ import OpenAPIRuntime
 ///   bodies still stream;
 /// - the path parameters' dictionary is made only for routes that have parameters;
 /// - an operation with a direct handler (`DirectRoutes`) is served by it when the request is an
-///   ordinary one, and by the generated code otherwise.
+///   ordinary one, and by the generated code otherwise;
+/// - before either, the request is checked against its operation's constraints in the contract
+///   (`RequestConstraints`: lengths, patterns, bounds, item counts, which the generated code does
+///   not check), so a direct handler is held to them too.
 struct KindredTransport: ServerTransport {
     /// Response bodies of known length up to this many bytes are written as one buffer.
     static let collectedResponseLimit = 1 << 20
@@ -23,6 +26,8 @@ struct KindredTransport: ServerTransport {
     let router: Router<KindredRequestContext>
     /// Operations served without the generated server's per-request work.
     var direct = DirectRoutes()
+    /// The contracts' constraints; nil registers operations unchecked (transport tests only).
+    var constraints: RequestConstraints?
 
     func register(
         _ handler: @escaping @Sendable (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (
@@ -33,7 +38,25 @@ struct KindredTransport: ServerTransport {
     ) throws {
         let hasParameters = path.contains(":") || path.contains("{")
         let direct = direct.handler(method, path)
+        var operation: OperationConstraints?
+        if let constraints {
+            guard let found = constraints.operation(method, path) else {
+                throw ContractConstraintError.undocumentedOperation(method: method.rawValue, path: path)
+            }
+            operation = found.isEmpty ? nil : found
+        }
+        let checked = operation
         router.on(RouterPath(path), method: method) { request, context in
+            var request = request
+            if let checked {
+                var bytes: [UInt8]?
+                if checked.body != nil, Self.hasBody(request.headers), OperationConstraints.isJSON(request.headers) {
+                    // Collected once: the generated code's `requestBody` below reads the same buffer.
+                    let buffer = try await request.collectBody(upTo: context.maxUploadSize)
+                    bytes = Array(buffer.readableBytesView)
+                }
+                try checked.validate(request, pathParameters: context.parameters, body: bytes)
+            }
             if let direct, DirectRoutes.isOrdinary(request.headers), let response = try await direct(request, context) {
                 return response
             }
@@ -55,12 +78,15 @@ struct KindredTransport: ServerTransport {
 
     /// The request's body as bytes of known length (empty when the request has none).
     static func requestBody(_ request: Request, context: KindredRequestContext) async throws -> HTTPBody {
-        let headers = request.headers
-        if headers[.contentLength] == nil && headers[.transferEncoding] == nil {
-            return HTTPBody()  // HTTP/1.1: a request with neither header has no body
-        }
+        guard hasBody(request.headers) else { return HTTPBody() }
         let buffer = try await request.body.collect(upTo: context.maxUploadSize)
         return HTTPBody(ArraySlice(buffer.readableBytesView))
+    }
+
+    /// Whether a request with these headers has a body: HTTP/1.1 gives a request with neither
+    /// `Content-Length` nor `Transfer-Encoding` none.
+    static func hasBody(_ headers: HTTPFields) -> Bool {
+        headers[.contentLength] != nil || headers[.transferEncoding] != nil
     }
 
     /// Hummingbird's response for the generated server's.

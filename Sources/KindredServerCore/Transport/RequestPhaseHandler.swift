@@ -14,6 +14,10 @@ enum ConnectionPhase: Sendable, Equatable {
     /// The server answered `101 Switching Protocols`: the connection is a WebSocket now, and
     /// the realtime heartbeats (not these deadlines) watch it.
     case upgraded
+    /// The request decoder refused the bytes (an `HTTPParserError`, such as a NUL byte in a
+    /// header): nothing above it will answer, so `ConnectionDeadlineHandler` answers 400 and
+    /// closes (before, the connection waited for the head deadline's 408).
+    case malformed
 }
 
 /// Watches the HTTP/1.1 parts of a connection right after the request decoder and reports the
@@ -36,6 +40,11 @@ final class RequestPhaseHandler: ChannelDuplexHandler, RemovableChannelHandler {
         case .body, nil: break
         }
         context.fireChannelRead(data)
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        if error is HTTPParserError { context.triggerUserOutboundEvent(ConnectionPhase.malformed, promise: nil) }
+        context.fireErrorCaught(error)
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {

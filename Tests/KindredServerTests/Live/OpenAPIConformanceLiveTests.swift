@@ -1,59 +1,78 @@
-@testable import AdminConsole
-@testable import BillingServer
-@testable import CloserServer
-@testable import KindredServer
-@testable import KindredServerCore
-import KindredServerTestSupport
 import Foundation
 import KindredTestSupport
 import Testing
 
-/// Schemathesis, an independent property-based API tester, generates valid and invalid requests
-/// from each of the server's contracts (`/openapi/core.yaml`, `/openapi/closer.yaml`) against a
-/// live `kindred serve` and checks that no answer is a 5xx and that every answer's status, content
-/// type and body match the document.
+/// Schemathesis, an independent property-based API tester, against every contract a live
+/// `kindred serve` serves (`/openapi/NAME.yaml`, read from the home page), with state:
+/// `scripts/lib/fuzz_api.py` makes a paired Closer couple, a SoulMate pair, StreakSync friends and
+/// a stranger to each through the HTTP API, then runs schemathesis per contract in positive mode
+/// with every phase (the stateful one follows the contracts' OpenAPI `links`: invite → accept,
+/// couple → assign today → answer → reveal, thread → message, create → read/update/delete),
+/// every method including DELETE, once with the member's token (the path ids mostly the member's
+/// real ones, so the authorized paths are reached) and, where ids are shared, once with the
+/// stranger's. Logout and
+/// `DELETE /v1/me` run last with a throwaway account; Closer's leave runs last with the member.
+/// Any 5xx, or a status, content type or body the contract does not allow, fails the test.
+/// The seed is fixed here; `scripts/fuzz-api` runs the same for minutes with a random seed.
+/// Negative mode (invalid requests must be refused) is `OpenAPINegativeLiveTests`.
 @Suite struct OpenAPIConformanceLiveTests {
+    static let repository = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let driver = repository.appendingPathComponent("scripts/lib/fuzz_api.py").path
+
     /// The `schemathesis` command, or nil when it is not installed.
     static let schemathesis: String? = {
         let paths = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":")
         return paths.map { "\($0)/schemathesis" }.first { FileManager.default.isExecutableFile(atPath: $0) }
     }()
 
-    @Test(.timeLimit(.minutes(5)), arguments: ["core", "closer"])
-    func everyOperationConformsAndNoInputCausesAServerError(contract: String) async throws {
+    /// The version `scripts/lib/deps.sh` pins (`SCHEMATHESIS_PIN="schemathesis==X"`).
+    static func pinnedVersion() throws -> String? {
+        let deps = try String(contentsOf: repository.appendingPathComponent("scripts/lib/deps.sh"), encoding: .utf8)
+        guard let line = deps.split(separator: "\n").first(where: { $0.hasPrefix("SCHEMATHESIS_PIN=") }),
+              let range = line.range(of: "==") else { return nil }
+        return String(line[range.upperBound...].prefix { $0 != "\"" })
+    }
+
+    @Test func theInstalledSchemathesisIsThePinnedOne() throws {
+        let pinned = try #require(try Self.pinnedVersion(), "scripts/lib/deps.sh pins no schemathesis version")
+        guard let schemathesis = Self.schemathesis else {
+            if ChildProcess.isCI { Issue.record("schemathesis is not installed (scripts/test installs \(pinned))") }
+            return
+        }
+        let version = try ChildProcess.run(schemathesis, ["--version"])
+        #expect(version.status == 0)
+        #expect(version.text.contains(pinned), "scripts/test installs schemathesis \(pinned); this is \(version.text)")
+    }
+
+    @Test(.timeLimit(.minutes(10)))
+    func everyContractConformsForAMemberAndAStrangerAndNoInputCausesAServerError() async throws {
         guard let schemathesis = Self.schemathesis else {
             if ChildProcess.isCI { Issue.record("schemathesis is not installed (scripts/test installs it from PyPI)") }
             return
         }
-        // Webhook credentials configured, so schemathesis's unsigned events get the documented
-        // 401 rather than 500 `webhook_not_configured`.
-        let server = try await LiveServer(environment: [
-            "KINDRED_REVENUECAT_WEBHOOK_AUTH": "Bearer conformance-webhook-secret",
-            "KINDRED_STRIPE_WEBHOOK_SECRET": "whsec_conformance",
-        ])
-        let answer = try LoopbackHTTP.exchange(
-            port: server.port,
-            head: "POST /v1/auth/anonymous HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Kindred-App: closer\r\nConnection: close\r\n\r\n"
-        )
-        let body = try #require(answer.range(of: "\r\n\r\n").map { String(answer[$0.upperBound...]) })
-        let session = try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any]
-        let token = try #require(session?["accessToken"] as? String)
-
-        // DELETE /v1/me is left out: it would delete the account the other operations use.
+        // fuzz_api.py starts `kindred serve` itself (a new SQLite file, webhook secrets and
+        // App Attest / Play Integrity keys set, so those routes verify instead of answering
+        // 401/501 not configured) and stops it with SIGTERM: a non-zero exit, or an unhandled
+        // error in its log, fails the run too.
+        let work = try TemporaryDirectory()
         let run = try ChildProcess.run(
-            schemathesis,
+            "/usr/bin/env",
             [
-                "run", server.url.appendingPathComponent("openapi/\(contract).yaml").absoluteString,
-                "-H", "Authorization: Bearer \(token)",
-                "--checks", "not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance",
-                "--max-examples", "25", "--exclude-method", "DELETE", "--seed", "20261122", "--no-color",
-            ],
-            input: []
+                "python3", Self.driver, "--kindred", ChildProcess.kindredExecutable.path, "--schemathesis", schemathesis,
+                "--seed", "20261127", "--max-examples", "3", "--stateful-examples", "30", "--workers", "1",
+                "--work", work.url.path,
+            ]
         )
-        let stopped = await server.stop()
-        #expect(run.status == 0, "schemathesis found problems:\n\(run.text)\n\(run.stderr)")
-        #expect(run.text.contains("passed"), "\(run.text)")
-        #expect(stopped.status == 0)
-        #expect(!stopped.stderr.contains("unhandled error"), "\(stopped.stderr)")
+        #expect(run.status == 0, "fuzz_api.py found problems:\n\(run.text)\n\(run.stderr)")
+        // Every served contract ran as the member (and, where ids are shared, as the stranger).
+        for contract in ["core", "closer", "soulmate", "streaksync", "exeraser"] {
+            #expect(run.text.contains("== member: \(contract): exit 0"), "\(contract) as the member:\n\(run.text)")
+        }
+        for contract in ["closer", "soulmate", "streaksync"] {
+            #expect(run.text.contains("== stranger: \(contract): exit 0"), "\(contract) as the stranger:\n\(run.text)")
+        }
+        #expect(run.text.contains("== member, last: closer: exit 0"), "\(run.text)")
+        #expect(run.text.contains("== throwaway: core: exit 0"), "\(run.text)")
     }
 }
