@@ -73,7 +73,6 @@ struct AdminAccounts: Sendable {
     /// one range per name column of its lower-cased index (`kindred_users_display_name`, …), in
     /// code-point order, so at a million accounts the search reads the matches, not every account.
     static func nameMatches(_ text: String, app: String?, on sql: any SQLDatabase) -> SQLSelectBuilder {
-        let collation = sql.dialect.codePointCollation
         let low = text.lowercased()
         let high = low + "\u{10FFFF}"
         let query = sql.select().column("id").from("kindred_users")
@@ -81,8 +80,8 @@ struct AdminAccounts: Sendable {
                 var group = group
                 for column in ["display_name", "first_name", "last_name"] {
                     group = group.orWhere(SQLQueryString("""
-                        (\(ident: column) IS NOT NULL AND LOWER(\(ident: column))\(unsafeRaw: collation) >= \(bind: low) \
-                        AND LOWER(\(ident: column))\(unsafeRaw: collation) < \(bind: high))
+                        (\(ident: column) IS NOT NULL AND LOWER(\(ident: column))\(SQLCodePointCollation()) >= \(bind: low) \
+                        AND LOWER(\(ident: column))\(SQLCodePointCollation()) < \(bind: high))
                         """))
                 }
                 return group
@@ -155,17 +154,24 @@ struct AdminAccounts: Sendable {
     }
 
     /// How many rows each domain's tables hold for the account (row counts only, never content).
+    /// Each count is a range of an index whose first column is the table's user column
+    /// (`AdminDataSummaryPlanTests` checks every registered table's plan).
     func dataSummary(userID: String, registry: UserDataRegistry) async throws -> [(domain: String, table: String, rows: Int)] {
         var result: [(domain: String, table: String, rows: Int)] = []
         for entry in registry.entries {
             for table in entry.tables where table.name != "kindred_users" {
-                let rows = try await database.sql.select().column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n")
-                    .from(table.name).where(SQLIdentifier(table.userColumn), .equal, SQLBind(userID))
+                let rows = try await Self.rowCount(of: table, userID: userID, on: database.sql)
                     .first()?.decode(column: "n", as: Int.self) ?? 0
                 if rows > 0 { result.append((entry.domain, table.name, rows)) }
             }
         }
         return result
+    }
+
+    /// The user page's count of `userID`'s rows in `table` (column `n`).
+    static func rowCount(of table: UserDataTable, userID: String, on sql: any SQLDatabase) -> SQLSelectBuilder {
+        sql.select().column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n")
+            .from(table.name).where(SQLIdentifier(table.userColumn), .equal, SQLBind(userID))
     }
 
     /// Each app's account numbers at `now`: total, new today (UTC) / 7 / 30 days, with a session

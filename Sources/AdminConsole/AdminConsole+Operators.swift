@@ -82,7 +82,8 @@ extension AdminConsole {
                 )
             },
             error: error, email: email,
-            timeZone: session.timeZone.name, zones: Self.zoneOptions(selected: session.timeZone)
+            timeZone: session.timeZone.name, zones: Self.zoneOptions(session: session),
+            usesDefaultZone: !session.choseTimeZone, defaultZone: sessions.consoleTimeZone.name
         )
         return templates.page("operators", view)
     }

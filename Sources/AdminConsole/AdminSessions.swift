@@ -17,8 +17,10 @@ struct AdminSession: Sendable, Equatable {
     var tokenHash: String
     /// The notice a form's POST left for the next page (shown once), if any.
     var flash: String? = nil
-    /// The operator's time zone.
+    /// The operator's time zone: their own, or the console's default.
     var timeZone: AdminTimeZone = .utc
+    /// Whether the operator chose `timeZone` (false: it is the console's default).
+    var choseTimeZone: Bool = false
 }
 
 /// The console's server-side sessions: the cookie holds 32 random bytes (hex), the table their
@@ -27,6 +29,10 @@ struct AdminSessions: Sendable {
     let database: Database
     let clock: any WallClock
     let settings: AdminSettings
+
+    /// The zone of operators who have not chosen one (`AdminSettings.defaultTimeZone`; UTC when
+    /// the setting names no zone this system knows).
+    var consoleTimeZone: AdminTimeZone { AdminTimeZone.stored(settings.defaultTimeZone) }
 
     /// A new random token: 32 bytes from the system's CSPRNG, hex.
     static func newToken() -> String { Hex.encode(SecureRandom.bytes(32)) }
@@ -79,12 +85,13 @@ struct AdminSessions: Sendable {
             try await database.sql.update("kindred_admin_sessions").set("last_seen_at", to: SQLBind(now))
                 .where("token_hash", .equal, hash).run()
         }
+        let chosen = try row.decode(column: "time_zone", as: String?.self).flatMap(AdminTimeZone.init(name:))
         return AdminSession(
             operatorID: try row.decode(column: "operator_id", as: String.self),
             email: try row.decode(column: "email", as: String.self),
             csrfToken: try row.decode(column: "csrf_token", as: String.self), tokenHash: hash,
             flash: try row.decode(column: "flash", as: String?.self),
-            timeZone: AdminTimeZone.stored(try row.decode(column: "time_zone", as: String?.self))
+            timeZone: chosen ?? consoleTimeZone, choseTimeZone: chosen != nil
         )
     }
 

@@ -13,6 +13,14 @@ public struct AdminSettings: Sendable, Equatable {
     public var loginFailuresPerOperator: Int = 5
     /// Failed console logins admitted per client address per 15 minutes.
     public var loginFailuresPerAddress: Int = 20
+    /// The time zone of operators who have not chosen one (`admin.timeZone`: `UTC`, the default,
+    /// or an IANA name such as `Europe/Paris`; `isTimeZone` tells which names are accepted).
+    public var defaultTimeZone: String = "UTC"
+
+    /// Whether `name` is a time zone the console accepts: `UTC` or an IANA name this system knows.
+    public static func isTimeZone(_ name: String) -> Bool {
+        AdminTimeZone(name: name) != nil
+    }
 
     /// The defaults.
     public init() {}

@@ -2,7 +2,8 @@ import Foundation
 
 /// An operator's time zone: every date the console shows is rendered in it, with the zone's
 /// abbreviation (`2030-01-01 01:00 GMT+1`); the `<time datetime>` attribute stays in UTC.
-/// Stored with the operator (`kindred_admin_operators.time_zone`, NULL for UTC).
+/// Stored with the operator (`kindred_admin_operators.time_zone`); NULL for an operator who has
+/// not chosen, who sees the console's default (`admin.timeZone`, UTC unless set).
 struct AdminTimeZone: Sendable, Equatable {
     /// UTC, the default.
     static let utc = AdminTimeZone(name: "UTC", zone: .gmt)
@@ -51,9 +52,10 @@ struct AdminTimeZone: Sendable, Equatable {
         self.init(name: name, zone: zone)
     }
 
-    /// The zone stored with an operator: NULL, or a name no longer known, is UTC.
-    static func stored(_ name: String?) -> AdminTimeZone {
-        name.flatMap(AdminTimeZone.init(name:)) ?? .utc
+    /// The zone stored with an operator: NULL (not chosen), or a name no longer known, is
+    /// `fallback`, the console's default.
+    static func stored(_ name: String?, default fallback: AdminTimeZone = .utc) -> AdminTimeZone {
+        name.flatMap(AdminTimeZone.init(name:)) ?? fallback
     }
 
     /// `date` as the console shows it: `yyyy-MM-dd HH:mm` in this zone and the zone's

@@ -209,5 +209,8 @@ extension AdminViews {
         /// The signed-in operator's time zone, and every choice.
         var timeZone: String
         var zones: [Option]
+        /// Whether the operator follows the console's default zone, and that zone's name.
+        var usesDefaultZone: Bool
+        var defaultZone: String
     }
 }

@@ -9,7 +9,7 @@ import SQLKit
 /// someone leaves) deletes all the couple's content in one statement.
 enum CloserSchema {
     /// The Closer migrations, in order.
-    static let migrations: [Migration] = [createCloser, createDates, createGames, createOutcomesCapsules, createChallenges, createActivityIndexes]
+    static let migrations: [Migration] = [createCloser, createDates, createGames, createOutcomesCapsules, createChallenges, createActivityIndexes, createUserIndexes]
 
     /// Catalog imports, invites and attempts, couples and members, device keys, daily questions,
     /// answers, release keys, threads and their messages, reminder locks.

@@ -94,6 +94,7 @@ enum SoulMateSchema {
             try await sql.create(index: "soulmate_envelopes_sender").on("soulmate_envelopes").column("sender_id").run()
             try await sql.create(index: "soulmate_envelopes_age").on("soulmate_envelopes").column("received_at").run()
         },
+        userIndexes,
     ]
 
     /// Every SoulMate table with a user column, children first. Envelopes are exported without

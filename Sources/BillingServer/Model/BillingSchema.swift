@@ -5,7 +5,7 @@ import SQLKit
 /// The tables of billing. Append only: a change is a new migration at the end.
 enum BillingSchema {
     /// The billing migrations, in order.
-    static let migrations: [Migration] = [createBilling, createHeads, createTransfers, createPurchases, createProviderResponses]
+    static let migrations: [Migration] = [createBilling, createHeads, createTransfers, createPurchases, createProviderResponses, userIndexes]
 
     /// Plan history, per-user subscription records, applied provider events and provider links.
     static let createBilling = Migration("0008_billing") { sql in

@@ -6,7 +6,7 @@ import Configuration
 
 extension ServerSettings {
     /// The `admin.*` keys: `admin.secureCookies`, `admin.sessionHours`, `admin.idleMinutes`,
-    /// `admin.loginFailuresPerOperator`, `admin.loginFailuresPerAddress`.
+    /// `admin.loginFailuresPerOperator`, `admin.loginFailuresPerAddress`, `admin.timeZone`.
     static func resolveAdmin(_ config: ConfigReader) throws -> AdminSettings {
         var settings = AdminSettings()
         func positive(_ key: String, _ fallback: Int) throws -> Int {
@@ -19,6 +19,11 @@ extension ServerSettings {
         settings.idleTimeout = .seconds(try positive("admin.idleMinutes", 30) * 60)
         settings.loginFailuresPerOperator = try positive("admin.loginFailuresPerOperator", settings.loginFailuresPerOperator)
         settings.loginFailuresPerAddress = try positive("admin.loginFailuresPerAddress", settings.loginFailuresPerAddress)
+        let zone = config.string(forKey: ConfigKey(["admin", "timeZone"]), default: settings.defaultTimeZone)
+        guard AdminSettings.isTimeZone(zone) else {
+            throw Invalid(description: "admin.timeZone must be UTC or an IANA time zone name such as Europe/Paris, not \"\(zone.prefix(64))\"")
+        }
+        settings.defaultTimeZone = zone
         return settings
     }
 }

@@ -4,7 +4,7 @@ import SQLKit
 /// The tables of the accounts domain. Append only: a change is a new migration at the end.
 enum AccountsSchema {
     /// The accounts migrations, in order.
-    static let migrations: [Migration] = [createAccounts, refreshSuccessors, identityTokenUses, signingKeyStates, consoleIndexes]
+    static let migrations: [Migration] = [createAccounts, refreshSuccessors, identityTokenUses, signingKeyStates, consoleIndexes, userIndexes]
 
     /// Users, credentials, sessions, refresh tokens and the access-token signing keys.
     static let createAccounts = Migration("0002_accounts") { sql in

@@ -38,16 +38,41 @@ public enum NotificationsQueue {
     /// How long sent, skipped and failed notifications are kept (30 days).
     package static let retention: Duration = .seconds(30 * 86_400)
 
-    /// Registers `notifications.purge-sent`: daily, paged.
+    /// How long the per-day counts of pruned push tokens (`kindred_push_token_prunes`) are kept:
+    /// 90 days, three times the 30 days the console's push page shows.
+    package static let pruneCountRetention: Duration = .seconds(90 * 86_400)
+
+    /// Registers `notifications.purge-sent`: daily, paged; then the pruned-token counts past
+    /// `pruneCountRetention`.
     package static func registerJobs(on platform: Platform) throws(JobError) {
         try platform.jobs.register(
             Job("notifications.purge-sent", schedule: "23 4 * * *") { context in
                 let deleted = try await context.forEachPage(limit: 500) { limit in
                     try await purge(database: context.database, clock: context.clock, retention: retention, limit: limit)
                 }
-                return "deleted \(deleted) notifications older than 30 days"
+                let counts = try await purgePruneCounts(database: context.database, clock: context.clock, retention: pruneCountRetention)
+                return "deleted \(deleted) notifications older than 30 days and \(counts) pruned-token counts older than 90 days"
             }
         )
+    }
+
+    /// Deletes the pruned-token counts of UTC days that started more than `retention` before
+    /// the start of today (UTC), through `kindred_push_token_prunes_day`. One statement: the
+    /// table holds one row per app, transport and day, so a day's rows are few.
+    /// - Returns: how many rows were deleted.
+    package static func purgePruneCounts(database: Database, clock: any WallClock, retention: Duration) async throws -> Int {
+        let now = clock.now().millisecondsSince1970
+        let today = now - ((now % 86_400_000) + 86_400_000) % 86_400_000
+        let cutoff = today - retention.milliseconds
+        return try await database.transaction { sql in
+            let count = try await sql.select().column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n")
+                .from("kindred_push_token_prunes").where("day", .lessThan, cutoff)
+                .first()?.decode(column: "n", as: Int.self) ?? 0
+            if count > 0 {
+                try await sql.delete(from: "kindred_push_token_prunes").where("day", .lessThan, cutoff).run()
+            }
+            return count
+        }
     }
 
     /// Deletes sent, skipped and failed notifications older than `retention`, a page at a time.

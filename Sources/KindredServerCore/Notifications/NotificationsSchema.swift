@@ -4,7 +4,7 @@ import SQLKit
 /// The tables of notifications. Append only: a change is a new migration at the end.
 enum NotificationsSchema {
     /// The notifications migrations, in order.
-    static let migrations: [Migration] = [createNotifications, indexDeliveriesByTime, recordTokenPrunes]
+    static let migrations: [Migration] = [createNotifications, indexDeliveriesByTime, recordTokenPrunes, userIndexes]
 
     /// Push tokens, notification settings, the per-user notification queue and its deliveries.
     static let createNotifications = Migration("0006_notifications") { sql in

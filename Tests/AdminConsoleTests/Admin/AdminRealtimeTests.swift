@@ -81,6 +81,58 @@ import Testing
         }
     }
 
+    /// The figure of the stat `label` on a realtime page (digits and separators only).
+    static func figure(_ label: String, in text: String) throws -> Int {
+        let start = try #require(text.range(of: #"<span class="stat-label">\#(label)</span> <span class="stat-value">"#))
+        let end = try #require(text[start.upperBound...].range(of: "</span>"))
+        return try #require(Int(text[start.upperBound..<end.lowerBound].filter(\.isNumber)))
+    }
+
+    @Test(arguments: Backend.all) func aRealWebSocketSubscriptionAndItsEventsShowOnThePage(backend: Backend) async throws {
+        try await AdminTestApp.run(on: backend, webSockets: true) { app, client in
+            let port = try #require(app.port)
+            let browser = try await client.adminLogIn()
+            let user = try await client.signUp("socket-watcher@example.com", app: "closer")
+            let channel = "user:\(user.user.id)"
+            @Sendable func page() async throws -> String {
+                String(buffer: try await client.adminGet("/admin/realtime", cookie: browser.cookie).body)
+            }
+            #expect(try await page().contains(Self.stat("Open connections", "0")))
+            try await RealtimeProbe.connect(port: port, token: user.accessToken) { probe in
+                #expect(try await probe.subscribe(channel) == #"{"op":"subscribed","channel":"\#(channel)","seq":0}"#)
+                let before = try await page()
+                #expect(before.contains(Self.stat("Open connections", "1")))
+                #expect(before.contains(Self.stat("Subscriptions", "1")))
+                #expect(before.contains(Self.stat("Channels with subscribers", "1")))
+                #expect(before.contains(#"<tr data-channel="\#(channel)"><td class="mono">\#(channel)</td><td class="num">1</td></tr>"#))
+                let published = try Self.figure("Published this minute", in: before)
+                let delivered = try Self.figure("Delivered here, last hour", in: before)
+
+                // A profile change publishes `profile.updated` on the user's channel; the socket gets it.
+                let response = try await client.call(.patch, "/v1/me", token: user.accessToken, json: #"{"displayName":"Watcher"}"#)
+                #expect(response.status == .ok)
+                #expect(try await probe.next().hasPrefix(#"{"op":"event","channel":"\#(channel)","seq":1,"type":"profile.updated""#))
+                let after = try await page()
+                #expect(try Self.figure("Published this minute", in: after) == published + 1)
+                #expect(try Self.figure("Delivered here, last hour", in: after) == delivered + 1)
+                #expect(after.contains(Self.stat("Open connections", "1")))
+            }
+            // Once the client has hung up, the page no longer counts it.
+            var closed = ""
+            for _ in 0..<200 {
+                closed = try await page()
+                if closed.contains(Self.stat("Open connections", "0")) { break }
+                try await Task.sleep(for: .milliseconds(25))
+            }
+            #expect(closed.contains(Self.stat("Open connections", "0")))
+            #expect(closed.contains(Self.stat("Subscriptions", "0")))
+            #expect(closed.contains("No channel has a subscriber on this replica."))
+        }
+    }
+
+    /// A stat as the page renders it.
+    static func stat(_ label: String, _ value: String) -> String { AdminOverviewTests.stat(label, value) }
+
     @Test func thePageIsRefusedToNonOperators() async throws {
         try await AdminTestApp.run { _, client in
             let user = try await client.signUp("realtime-visitor@example.com", app: "closer")

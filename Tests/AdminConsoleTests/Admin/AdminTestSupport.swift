@@ -22,8 +22,11 @@ struct AdminTestApp {
     let platform: Platform
     let operators: AdminOperators
     let directory: FakeSubscriptionDirectory?
-    /// The server's realtime hub (not running: events are delivered from memory after commit).
+    /// The server's realtime hub (not running: events are delivered from memory after commit;
+    /// with `webSockets`, running as the application's service).
     let realtime: RealtimeHub
+    /// The loopback port of a `webSockets` run (nil otherwise).
+    var port: Int? = nil
 
     /// The operator every test logs in as.
     static let email = "ops@example.com"
@@ -31,11 +34,13 @@ struct AdminTestApp {
     static let password = "operator password 1"
 
     /// Runs `body` against a router with one operator (`email`/`password`) on a fresh `backend`
-    /// database; `testing: .live` serves it on a loopback socket (requests then have a peer address).
+    /// database; `testing: .live` serves it on a loopback socket (requests then have a peer address);
+    /// `webSockets` serves it live with the realtime endpoint's upgrade and the hub running
+    /// (`port` is then set, for `RealtimeProbe`).
     static func run(
         on backend: Backend = .sqlite, settings: AdminSettings = AdminSettings(),
         directory: FakeSubscriptionDirectory? = FakeSubscriptionDirectory(), clock: TestClock = TestClock(start: Date()),
-        auth: AuthConfiguration = TestApplication.testAuth, testing: TestingSetup = .router,
+        auth: AuthConfiguration = TestApplication.testAuth, testing: TestingSetup = .router, webSockets: Bool = false,
         _ body: @escaping @Sendable (AdminTestApp, any TestClientProtocol) async throws -> Void
     ) async throws {
         try await TestDatabases.with(backend) { database in
@@ -61,6 +66,18 @@ struct AdminTestApp {
                 database: database, clock: clock, platform: platform, operators: operators, directory: directory,
                 realtime: parts.realtime
             )
+            if webSockets {
+                let app = Application(
+                    router: router, server: parts.serverBuilder,
+                    configuration: .init(address: .hostname("127.0.0.1", port: 0)), services: [parts.realtime], logger: quiet
+                )
+                try await app.test(.live) { client in
+                    var live = harness
+                    live.port = client.port
+                    try await body(live, client)
+                }
+                return
+            }
             try await Application(router: router, logger: quiet).test(testing) { client in
                 try await body(harness, client)
             }
@@ -127,9 +144,9 @@ extension TestClientProtocol {
         )
     }
 
-    /// Logs in as the test operator and reads the session's CSRF token from the subscriptions page.
-    func adminLogIn() async throws -> AdminBrowser {
-        let response = try await adminLogInResponse()
+    /// Logs in as the test operator (or `email`) and reads the session's CSRF token from the subscriptions page.
+    func adminLogIn(email: String = AdminTestApp.email, password: String = AdminTestApp.password) async throws -> AdminBrowser {
+        let response = try await adminLogInResponse(email: email, password: password)
         #expect(response.status == .seeOther)
         let cookie = try #require(response.cookieValue(AdminTestCookies.session))
         let page = try await adminGet("/admin/subscriptions", cookie: cookie)

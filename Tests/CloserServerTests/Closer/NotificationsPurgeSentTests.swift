@@ -38,17 +38,17 @@ import Testing
             let platform = try Platform.server(database: app.database, clock: clock, logger: platformLogger)
             let run = try await platform.jobs.runNow("notifications.purge-sent")
             #expect(run.outcome == .ok)
-            #expect(run.message == "deleted 1203 notifications older than 30 days")
+            #expect(run.message == "deleted 1203 notifications older than 30 days and 0 pruned-token counts older than 90 days")
             let left = try await Self.ids(on: sql)
             #expect(left == Set(oldQueued + oldSending + recentSent + boundary).union(served))
             #expect(served.count == 2)
 
             let again = try await platform.jobs.runNow("notifications.purge-sent")
-            #expect(again.message == "deleted 0 notifications older than 30 days")
+            #expect(again.message == "deleted 0 notifications older than 30 days and 0 pruned-token counts older than 90 days")
 
             // A day later the boundary row has aged past 30 days.
             clock.advance(by: .seconds(86_400))
-            #expect(try await platform.jobs.runNow("notifications.purge-sent").message == "deleted 1 notifications older than 30 days")
+            #expect(try await platform.jobs.runNow("notifications.purge-sent").message == "deleted 1 notifications older than 30 days and 0 pruned-token counts older than 90 days")
             #expect(try await Self.ids(on: sql) == Set(oldQueued + oldSending + recentSent).union(served))
         }
     }

@@ -29,7 +29,7 @@ import Testing
                 let token = try #require(session["accessToken"] as? String)
                 let userID = try #require((session["user"] as? [String: Any])?["id"] as? String)
                 let channel = "user:\(userID)"
-                try await RealtimeProbeLive.connect(port: second.port, token: token) { probe in
+                try await RealtimeProbe.connect(port: second.port, token: token) { probe in
                     let value1 = try await probe.subscribe(channel)
                     #expect(value1 == #"{"op":"subscribed","channel":"\#(channel)","seq":0}"#)
                     let patch = #"{"displayName":"Ada"}"#
@@ -62,5 +62,3 @@ extension RealtimeReplicasLiveTests {
     }
 }
 
-/// `RealtimeProbe` under the name the live tests use.
-typealias RealtimeProbeLive = RealtimeProbe

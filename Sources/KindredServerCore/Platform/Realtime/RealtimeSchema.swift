@@ -4,7 +4,7 @@ import SQLKit
 /// The tables of the realtime service. Append only: a change is a new migration at the end.
 enum RealtimeSchema {
     /// The realtime migrations, in order.
-    static let migrations: [Migration] = [createRealtime]
+    static let migrations: [Migration] = [createRealtime, userIndexes]
 
     /// Channel sequence counters, retained events and WebSocket tickets.
     static let createRealtime = Migration("0005_realtime") { sql in
