@@ -22,6 +22,9 @@ public enum CalendarError: EraserErrorReason {
     /// The event's VEVENTs are no longer the bytes read before (another program changed it):
     /// nothing was removed.
     case changed(EventID)
+    /// The user did not give the app access to their calendars (EventKit), or the system
+    /// refused a change. The text says what was refused.
+    case accessDenied(String)
 
     public var code: String {
         switch self {
@@ -34,6 +37,7 @@ public enum CalendarError: EraserErrorReason {
         case .alreadyPresent: "already_present"
         case .unknownCalendar: "unknown_calendar"
         case .changed: "changed"
+        case .accessDenied: "access_denied"
         }
     }
 
@@ -51,6 +55,7 @@ public enum CalendarError: EraserErrorReason {
         case .alreadyPresent(let id): "The event \(id) is already in its calendar."
         case .unknownCalendar(let name): "There is no calendar named \(name)."
         case .changed(let id): "The event \(id) changed since it was read; nothing was removed."
+        case .accessDenied(let what): "Not allowed: \(what)."
         }
     }
 }

@@ -20,6 +20,9 @@ public enum LibraryError: EraserErrorReason, Error {
     case invalidPage(offset: Int, limit: Int)
     /// Restoring an asset whose id is already visible in the library at another path.
     case alreadyInLibrary(AssetID)
+    /// The user did not allow it: no access to the photo library (PhotoKit), or a change the
+    /// system asked them to confirm was declined. The text says what was refused.
+    case accessDenied(String)
 
     public var code: String {
         switch self {
@@ -32,6 +35,7 @@ public enum LibraryError: EraserErrorReason, Error {
         case .unsupportedFormat: "unsupported_format"
         case .invalidPage: "invalid_page"
         case .alreadyInLibrary: "already_in_library"
+        case .accessDenied: "access_denied"
         }
     }
 
@@ -46,6 +50,7 @@ public enum LibraryError: EraserErrorReason, Error {
         case .unsupportedFormat(let path): "\(path) is not a JPEG, PNG, HEIC, MP4 or QuickTime file."
         case .invalidPage(let offset, let limit): "A page needs a non-negative offset and limit (got \(offset), \(limit))."
         case .alreadyInLibrary(let id): "The asset \(id) is already in the library at another path."
+        case .accessDenied(let what): "Not allowed: \(what)."
         }
     }
 }

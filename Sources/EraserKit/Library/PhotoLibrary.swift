@@ -68,6 +68,10 @@ public enum CaptureDateSource: String, Sendable, Codable {
     case container
     /// No date in the file: its modification time.
     case fileTime = "file_time"
+    /// The photo library's own date for the asset (PhotoKit's `creationDate`): Photos took it
+    /// from the file's metadata or, without one, from when the asset was added; it does not say
+    /// which. An exact instant.
+    case photoLibrary = "photo_library"
 }
 
 /// When an asset was captured, and how that is known.
