@@ -774,7 +774,6 @@ let package = Package(
                 "KindredAPI",
                 "KindredTestSupport",
                 "kindred",
-                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
             ],
             swiftSettings: swiftSettings

@@ -35,6 +35,12 @@ public struct AccessAnswer: Sendable, Codable, Equatable {
     /// Providers whose sync failed, when the answer followed a sync.
     public var syncErrors: [String]?
 
+    /// Whether `other` says the same about access (state, latest expiration, source, problem),
+    /// whenever it was read.
+    public func sameAccess(as other: AccessAnswer) -> Bool {
+        state == other.state && latestExpiration == other.latestExpiration && source == other.source && problem == other.problem
+    }
+
     /// Creates an answer.
     public init(
         state: AccessState, latestExpiration: Date?, source: AccessSource, checkedAt: Date, problem: String? = nil,

@@ -103,7 +103,8 @@ public actor EntitlementClient {
 
     /// Entitlement changes as they happen: subscribes to the account's realtime channel and,
     /// for every `billing.entitlements` event (and after a gap), re-reads the state and yields
-    /// it. The first element is the state when the subscription starts. Ends when the
+    /// it. The first element is the state when the subscription starts (read again once the
+    /// subscription is live, and yielded again if it changed meanwhile). Ends when the
     /// consuming task is cancelled or the session is over.
     public nonisolated func changes() -> AsyncStream<AccessAnswer> {
         let (stream, continuation) = AsyncStream.makeStream(of: AccessAnswer.self)
@@ -113,13 +114,23 @@ public actor EntitlementClient {
                 continuation.finish()
                 return
             }
-            let messages = session.subscribe(channel: "user:\(userID)")
-            continuation.yield(await fetchActiveState())
+            // `startWithGap`: once the server confirms the subscription, a `.gap` comes first and
+            // the state is read again, so a change made between the first read and the moment the
+            // subscription was live (no event reaches a subscription not yet made) is not missed.
+            // That re-read is yielded only when it differs from the first answer.
+            let messages = session.subscribe(channel: "user:\(userID)", startWithGap: true)
+            let first = await fetchActiveState()
+            continuation.yield(first)
+            var confirmed = false
             do {
                 for try await message in messages {
                     switch message {
                     case .event(_, _, let type, _) where type == "billing.entitlements":
                         continuation.yield(await fetchActiveState())
+                    case .gap where !confirmed:
+                        confirmed = true
+                        let answer = await fetchActiveState()
+                        if !answer.sameAccess(as: first) { continuation.yield(answer) }
                     case .gap:
                         continuation.yield(await fetchActiveState())
                     case .event:

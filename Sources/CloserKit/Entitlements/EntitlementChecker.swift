@@ -42,12 +42,20 @@ public actor EntitlementChecker {
                 continuation.finish()
                 return
             }
-            let messages = session.subscribe(channel: "user:\(userId)")
-            continuation.yield(await check())
+            // `startWithGap`: the state is read again once the subscription is live (a change
+            // made before that sends no event to it) and yielded again only if it changed.
+            let messages = session.subscribe(channel: "user:\(userId)", startWithGap: true)
+            let first = await check()
+            continuation.yield(first)
+            var confirmed = false
             do {
                 for try await message in messages {
                     switch message {
                     case .event(_, _, let type, _) where type == "billing.entitlements": continuation.yield(await check())
+                    case .gap where !confirmed:
+                        confirmed = true
+                        let status = await check()
+                        if status != first { continuation.yield(status) }
                     case .gap: continuation.yield(await check())
                     case .event: continue
                     }

@@ -37,4 +37,33 @@ import Testing
         let value = try await limiter.run { 42 }
         #expect(value == 42)
     }
+
+    /// Issue 21, item 2: a log-in waiting for a permit goes before every sign-up that waits,
+    /// and a full sign-up lane does not refuse a log-in.
+    @Test func aWaitingCheckGoesBeforeWaitingNewHashesAndHasItsOwnQueue() async throws {
+        let limiter = ConcurrencyLimiter(limit: 1, maxWaiting: 3)
+        let order = OrderLog()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await limiter.run(.bulk) { try await Task.sleep(for: .seconds(1)) } }
+            while await limiter.active < 1 { try await Task.sleep(for: .milliseconds(5)) }
+            for index in 0..<3 {
+                group.addTask { try await limiter.run(.bulk) { order.append("signup\(index)") } }
+                while await limiter.queued < index + 1 { try await Task.sleep(for: .milliseconds(5)) }
+            }
+            // The sign-up lane is full: one more sign-up is refused at once, a log-in still queues.
+            await #expect(throws: KindredError.rateLimited(retryAfterSeconds: 1)) { try await limiter.run(.bulk) { 0 } }
+            group.addTask { try await limiter.run(.interactive) { order.append("login") } }
+            while await limiter.queued < 4 { try await Task.sleep(for: .milliseconds(5)) }
+            #expect(await limiter.active == 1)  // Everything queued while the first still runs.
+            try await group.waitForAll()
+        }
+        #expect(order.entries == ["login", "signup0", "signup1", "signup2"])
+    }
+}
+
+/// What ran, in order (shared by the bodies).
+private final class OrderLog: Sendable {
+    private let lock = Mutex<[String]>([])
+    func append(_ entry: String) { lock.withLock { $0.append(entry) } }
+    var entries: [String] { lock.withLock { $0 } }
 }

@@ -9,14 +9,19 @@ import KindredTestSupport
 import Testing
 
 /// The admin console in a real browser: `kindred admin create` makes an operator, a live
-/// `kindred serve` receives a RevenueCat purchase for a Pulse user, and Selenium driving Debian's
-/// headless chromium logs in, searches, opens the user's detail, runs the user-fields backfill's
-/// dry run through its CSRF-protected form, and checks that a form without its CSRF token is
-/// refused (admin_console_browser.py).
+/// `kindred serve` (reading RevenueCat from a `FakeRevenueCat`) receives a RevenueCat purchase for
+/// a Pulse user, and Selenium driving Debian's headless chromium logs in, searches, opens the
+/// user's detail, syncs it with each provider choice and reads the redacted provider answers,
+/// runs the user-fields backfill's dry run through its CSRF-protected form, and checks that a form
+/// without its CSRF token is refused (admin_console_browser.py).
 @Suite struct AdminConsoleBrowserLiveTests {
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("admin_console_browser.py").path
     static let webhookAuthorization = "Bearer admin-browser-test"
+    static let revenueCatKey = "sk_rc_admin_browser_test"
+    /// Personal data the fake RevenueCat holds for the user: the console must never show it.
+    static let subscriberEmail = "ada.rc-only@example.net"
+    static let subscriberName = "Ada Lovelace-RC"
 
     /// Where the screenshots are kept after the run (each page at 1280 and 390 pixels wide):
     /// `$KINDRED_TEST_ARTIFACTS/admin-console`, else `kindred-test-artifacts/admin-console` in
@@ -60,24 +65,49 @@ import Testing
         #expect(again.status != 0)
         #expect(again.stderr.contains("an operator with the e-mail ops@example.com already exists"))
 
-        let server = try await LiveServer(
-            databaseURL: databaseURL, environment: ["KINDRED_REVENUECAT_WEBHOOK_AUTH": Self.webhookAuthorization]
-        )
-        let userID = try await Self.seedPulseSubscriber(port: server.port)
+        let fake = FakeRevenueCat()
+        let (run, stopped, userID) = try await fake.run { base in
+            let server = try await LiveServer(
+                databaseURL: databaseURL,
+                environment: [
+                    "KINDRED_REVENUECAT_WEBHOOK_AUTH": Self.webhookAuthorization, "KINDRED_REVENUECAT_BASE_URL": base.absoluteString,
+                    "KINDRED_REVENUECAT_PROJECTS": "proj1=pulse", "KINDRED_REVENUECAT_API_KEY": Self.revenueCatKey,
+                ]
+            )
+            let (userID, expiresAt) = try await Self.seedPulseSubscriber(port: server.port)
+            // RevenueCat holds the purchase the webhook delivered (same store id, same end), so a
+            // sync appends nothing, and personal attributes its answers must never show.
+            fake.subscribe(customer: userID, id: "sub-browser", endsAt: expiresAt, storeIdentifier: "1000000000000001")
+            fake.setAttributes(["$email": Self.subscriberEmail, "$displayName": Self.subscriberName], customer: userID)
+            let screenshots = Self.screenshotFolder
+            try? FileManager.default.removeItem(at: screenshots)
+            let run = try ChildProcess.run(
+                "/usr/bin/env",
+                ["python3", Self.script, server.url.absoluteString, "ops@example.com", "-", "browser-tester", userID, screenshots.path],
+                environment: ProcessInfo.processInfo.environment.merging([
+                    "ADMIN_PASSWORD": "operator passphrase", "RC_PERSONAL": "\(Self.subscriberEmail)\n\(Self.subscriberName)",
+                ]) { $1 }
+            )
+            return (run, await server.stop(), userID)
+        }
         let screenshots = Self.screenshotFolder
-        try? FileManager.default.removeItem(at: screenshots)
-        let run = try ChildProcess.run(
-            "/usr/bin/env",
-            ["python3", Self.script, server.url.absoluteString, "ops@example.com", "-", "browser-tester", userID, screenshots.path],
-            environment: ProcessInfo.processInfo.environment.merging(["ADMIN_PASSWORD": "operator passphrase"]) { $1 }
-        )
-        let stopped = await server.stop()
         #expect(run.status == 0, "browser test failed:\n\(run.text)\n\(run.stderr)")
         #expect(run.text.hasSuffix("PASSED\n"), "\(run.text)")
         #expect(run.text.contains("ok: the form without its CSRF token is refused"))
         #expect(run.text.contains("ok: a reload shows the detail page without syncing again"))
         #expect(run.text.contains("ok: a reload shows the table without applying again"))
         #expect(run.text.contains("ok: the audit log lists job.run"))
+        #expect(run.text.contains("ok: the RevenueCat answers show the customer read: GET /v2/projects/proj1/customers/\(userID) -> 200"))
+        #expect(run.text.contains("ok: the RevenueCat subscriber attributes are shown as [redacted]"))
+        #expect(run.text.contains("ok: the subscriber's e-mail and name never appear in the page source"))
+        #expect(run.text.contains("ok: a Stripe-only sync leaves the RevenueCat answers as they were"))
+        #expect(run.text.contains("ok: a RevenueCat-only sync replaces the RevenueCat answers"))
+        // Two syncs reached RevenueCat (both, then RevenueCat only; the Stripe-only one did not),
+        // each reading the customer and its subscriptions with the project's key.
+        let customerPath = "GET /v2/projects/proj1/customers/\(userID)"
+        let requests = fake.requests
+        #expect(requests.filter { $0 == "\(customerPath) Bearer \(Self.revenueCatKey)" }.count == 2, "\(requests)")
+        #expect(requests.filter { $0 == "\(customerPath)/subscriptions Bearer \(Self.revenueCatKey)" }.count == 2, "\(requests)")
         for page in ["overview", "users", "user", "jobs", "queues", "push", "realtime", "operators", "audit"] {
             for width in [1280, 390] {
                 let file = screenshots.appendingPathComponent("\(page)-\(width).png")
@@ -91,8 +121,8 @@ import Testing
 
     /// Signs up a Pulse user named browser-tester, delivers a RevenueCat purchase for them, waits
     /// until it is applied, then renames them (so the user-fields backfill has a change to report).
-    /// - Returns: the user's id.
-    static func seedPulseSubscriber(port: Int) async throws -> String {
+    /// - Returns: the user's id and when the purchase ends (Unix seconds).
+    static func seedPulseSubscriber(port: Int) async throws -> (userID: String, expiresAt: Int64) {
         let signUp = try json(
             port: port, "POST", "/v1/auth/signup", body: #"{"email":"browser-tester@example.com","password":"correct horse"}"#
         )
@@ -119,7 +149,7 @@ import Testing
             try await Task.sleep(for: .milliseconds(200))
         }
         _ = try json(port: port, "PATCH", "/v1/me", token: token, body: #"{"displayName":"browser-tester"}"#)
-        return user
+        return (user, (now + 30 * 86_400_000) / 1000)
     }
 
     /// One JSON exchange with the Pulse app's API.

@@ -3,8 +3,10 @@
 chromium-driver, headless, through Selenium), as an operator would:
 
   log in -> search the subscriptions table -> open a detail view -> "sync this user now" (the
-  POST answers with a redirect to the detail page: a reload shows it without posting again) ->
-  the same with "Stripe only" chosen ->
+  POST answers with a redirect to the detail page: a reload shows it without posting again) and
+  read the last provider answers (the RevenueCat exchanges, personal fields "[redacted]", the
+  personal values in RC_PERSONAL nowhere in the page) -> the same with "Stripe only" chosen (the
+  RevenueCat answers stay as they were) and with "RevenueCat only" (they are replaced) ->
   run the user-fields backfill's dry run through its CSRF-protected form -> check the report ->
   apply it (redirected to the table; a reload does not apply it again) -> post a form whose CSRF
   field was removed and check that the server refuses it (403) ->
@@ -119,6 +121,43 @@ def screenshots(driver, folder, name):
         path = os.path.join(folder, "%s-%d.png" % (name, width))
         check(driver.save_screenshot(path) and os.path.getsize(path) > 0, "saved %s" % path)
     driver.set_window_size(1400, 1000)
+
+
+def raw_answers(driver):
+    """The detail page's "Last provider answers" by provider: each block's whole text ("<provider>
+    at <time>: <outcome>" then the exchanges as JSON) and its exchanges, parsed."""
+    answers = {}
+    for block in driver.find_elements(By.CSS_SELECTOR, "#raw pre"):
+        text = block.get_attribute("textContent")
+        header, _, exchanges = text.partition("\n")
+        answers[header.split(" ", 1)[0]] = (text, json.loads(exchanges))
+    return answers
+
+
+def check_revenuecat_answers(driver, user_id, personal):
+    """Checks the RevenueCat block of the detail page: the customer read and the subscription list,
+    both answered 200, the subscriber attributes redacted and no personal value anywhere in the
+    page. Returns the block's text."""
+    answers = raw_answers(driver)
+    check("revenuecat" in answers, "the last provider answers have a RevenueCat block (had %s)" % sorted(answers))
+    text, exchanges = answers["revenuecat"]
+    check(text.split("\n", 1)[0].endswith(": ok"), "the RevenueCat block says the sync went well")
+    customer = "/v2/projects/proj1/customers/" + user_id
+    seen = [(e["method"], e["path"], e["status"]) for e in exchanges]
+    check(seen[:1] == [("GET", customer, 200)],
+          "the RevenueCat answers show the customer read: GET %s -> 200%s" % (customer, "" if seen[:1] == [("GET", customer, 200)] else " (was %r)" % seen))
+    check(seen[1:] == [("GET", customer + "/subscriptions", 200)],
+          "the RevenueCat answers show the subscription list read: GET %s/subscriptions -> 200" % customer)
+    listed = json.loads(exchanges[1]["body"])
+    check([item.get("store_subscription_identifier") for item in listed["items"]] == ["1000000000000001"],
+          "the subscription list answer is shown (store ids are not personal)")
+    body = json.loads(exchanges[0]["body"])
+    check(body.get("id") == user_id and body.get("attributes") == "[redacted]",
+          "the RevenueCat subscriber attributes are shown as [redacted]")
+    source = driver.page_source
+    check(personal and all(value and value not in source for value in personal),
+          "the subscriber's e-mail and name never appear in the page source")
+    return text
 
 
 def walk_operations_pages(driver, base, user_id):
@@ -277,6 +316,12 @@ def main():
         check(driver.current_url == detail_url, "after the sync the browser is on the detail page (a GET)")
         check(driver.find_element(By.ID, "notice").text == "Synced: 0 plan entries appended.",
               "the detail page shows what the sync did")
+        # What RevenueCat answered, redacted (its fake holds the purchase and the subscriber's
+        # e-mail and name, passed here in RC_PERSONAL one a line). The user has no Stripe
+        # customer: Stripe was not asked, so it has no block.
+        personal = [line for line in os.environ.get("RC_PERSONAL", "").split("\n") if line]
+        first = check_revenuecat_answers(driver, user_id, personal)
+        check("stripe" not in raw_answers(driver), "Stripe, which was not asked, has no answers")
         reload(driver)
         check(driver.current_url == detail_url and not driver.find_elements(By.ID, "notice"),
               "a reload shows the detail page without syncing again")
@@ -288,6 +333,19 @@ def main():
         check(notice.startswith("Synced stripe: 0 plan entries appended"),
               "a Stripe-only sync says so (was %r)" % notice)
         check(len(driver.find_elements(By.ID, "raw")) == 1, "the detail page has the last provider answers section")
+        # Each provider's answers are replaced only by that provider's next sync (docs/billing.md).
+        answers = raw_answers(driver)
+        check(answers.get("revenuecat", ("",))[0] == first and "stripe" not in answers,
+              "a Stripe-only sync leaves the RevenueCat answers as they were")
+
+        # RevenueCat only: its answers are replaced (the customer's last_seen_at moved on).
+        Select(driver.find_element(By.ID, "sync-provider")).select_by_value("revenuecat")
+        navigate(driver, driver.find_element(By.ID, "sync"))
+        notice = driver.find_element(By.ID, "notice").text
+        check(notice.startswith("Synced revenuecat: 0 plan entries appended"),
+              "a RevenueCat-only sync says so (was %r)" % notice)
+        second = check_revenuecat_answers(driver, user_id, personal)
+        check(second != first, "a RevenueCat-only sync replaces the RevenueCat answers")
 
         # The user-fields backfill's dry run, through its CSRF-protected form.
         driver.get(base + "/admin/subscriptions")
