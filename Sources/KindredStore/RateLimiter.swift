@@ -1,11 +1,15 @@
 import Foundation
+import NIOConcurrencyHelpers
 import SQLKit
 
 /// A rolling-window rate limit kept in the database, so every server replica shares it.
 ///
 /// `check(key:limit:window:)` admits at most `limit` events per `key` in any `window`: an
 /// admitted event is recorded; a refused one is not, and the answer says how many whole
-/// seconds until the oldest event in the window expires.
+/// seconds until the oldest event in the window expires. A limiter remembers the refusals it
+/// gave until they end and answers repeats without the database; `reset(key:)` on this limiter
+/// forgets them (a reset made through another limiter or replica shows here when the remembered
+/// refusal ends, at most its retry-after later).
 public struct RateLimiter: Sendable {
     /// The answer of a check.
     public enum Decision: Sendable, Equatable {
@@ -17,6 +21,8 @@ public struct RateLimiter: Sendable {
 
     let database: Database
     let clock: any WallClock
+    /// The refusals this limiter gave, until they end (see `check`).
+    private let refusals = RefusalCache()
 
     /// Creates a rate limiter.
     /// - Parameters:
@@ -37,7 +43,16 @@ public struct RateLimiter: Sendable {
     public func check(key: String, limit: Int, window: Duration) async throws(KindredStoreError) -> Decision {
         let windowMS = try Self.validate(key: key, limit: limit, window: window)
         let now = clock.now().millisecondsSince1970
+        // Fast path: a refusal records nothing, and events are only added or expire, so a key
+        // refused until T stays refused until T — the database would give the same answer. Under a
+        // flood from one address this keeps ~6,500 refusals a second off SQLite's one writer
+        // (`scripts/bench-login-flood`, docs/benchmarks.md); `RateLimiterRefusalCacheTests`
+        // compares it with the database's answer at pinned times.
+        if let until = refusals.refusedUntil(key: key, limit: limit, windowMS: windowMS, now: now) {
+            return .retryAfter(seconds: Int((until - now + 999) / 1000))
+        }
         let windowStart = now - windowMS
+        let refusals = refusals
         do {
             return try await database.transaction { session in
                 // Upserting the key row first takes its row lock (PostgreSQL) or the write lock
@@ -63,6 +78,7 @@ public struct RateLimiter: Sendable {
                 }
                 let oldest = try inWindow?.decode(column: "oldest", as: Int64?.self) ?? now
                 let waitMS = max(1, oldest + windowMS - now)
+                refusals.remember(key: key, limit: limit, windowMS: windowMS, until: now + waitMS, now: now)
                 return .retryAfter(seconds: Int((waitMS + 999) / 1000))
             }
         } catch let error as KindredStoreError {
@@ -119,6 +135,7 @@ public struct RateLimiter: Sendable {
     /// - Throws: `invalidRateLimit`, `queryFailed`.
     public func reset(key: String) async throws(KindredStoreError) {
         _ = try Self.validate(key: key, limit: 1, window: .milliseconds(1))
+        refusals.forget(key: key)
         do {
             try await database.sql.delete(from: "kindred_rate_limit_events").where("key", .equal, key).run()
         } catch {
@@ -178,3 +195,45 @@ public struct RateLimiter: Sendable {
             .run()
     }
 }
+
+/// Refusals a `RateLimiter` gave, by key, until they end; at most `capacity` keys (expired ones
+/// are dropped first; past that a refusal is simply not remembered).
+final class RefusalCache: Sendable {
+    private struct Entry {
+        var limit: Int
+        var windowMS: Int64
+        var until: Int64
+    }
+
+    static let capacity = 10_000
+    private let entries = NIOLockedValueBox<[String: Entry]>([:])
+
+    /// When `key`'s remembered refusal under this limit ends, if it has not ended at `now`.
+    func refusedUntil(key: String, limit: Int, windowMS: Int64, now: Int64) -> Int64? {
+        entries.withLockedValue { entries in
+            guard let entry = entries[key] else { return nil }
+            guard entry.until > now else {
+                entries[key] = nil
+                return nil
+            }
+            return entry.limit == limit && entry.windowMS == windowMS ? entry.until : nil
+        }
+    }
+
+    /// Remembers that `key` is refused under this limit until `until`.
+    func remember(key: String, limit: Int, windowMS: Int64, until: Int64, now: Int64) {
+        entries.withLockedValue { entries in
+            if entries.count >= Self.capacity, entries[key] == nil {
+                entries = entries.filter { $0.value.until > now }
+                if entries.count >= Self.capacity { return }
+            }
+            entries[key] = Entry(limit: limit, windowMS: windowMS, until: until)
+        }
+    }
+
+    /// Forgets `key`'s refusal.
+    func forget(key: String) {
+        _ = entries.withLockedValue { $0.removeValue(forKey: key) }
+    }
+}
+

@@ -43,8 +43,10 @@ import Testing
     @Test func aWaitingCheckGoesBeforeWaitingNewHashesAndHasItsOwnQueue() async throws {
         let limiter = ConcurrencyLimiter(limit: 1, maxWaiting: 3)
         let order = OrderLog()
+        // The first body holds the only permit until everything else is queued (no timing).
+        let (release, opener) = AsyncStream.makeStream(of: Void.self)
         try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await limiter.run(.bulk) { try await Task.sleep(for: .seconds(1)) } }
+            group.addTask { try await limiter.run(.bulk) { for await _ in release { break } } }
             while await limiter.active < 1 { try await Task.sleep(for: .milliseconds(5)) }
             for index in 0..<3 {
                 group.addTask { try await limiter.run(.bulk) { order.append("signup\(index)") } }
@@ -55,6 +57,8 @@ import Testing
             group.addTask { try await limiter.run(.interactive) { order.append("login") } }
             while await limiter.queued < 4 { try await Task.sleep(for: .milliseconds(5)) }
             #expect(await limiter.active == 1)  // Everything queued while the first still runs.
+            opener.yield()
+            opener.finish()
             try await group.waitForAll()
         }
         #expect(order.entries == ["login", "signup0", "signup1", "signup2"])
