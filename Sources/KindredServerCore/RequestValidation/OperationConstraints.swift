@@ -116,24 +116,19 @@ package struct RequestConstraints: Sendable {
 
 extension SchemaTable {
     /// The `type` a schema declares, itself or through the schemas it must also satisfy.
-    func declaredType(of id: Int) -> String? {
-        var seen: Set<Int> = []
-        var queue = [id]
-        while let next = queue.popLast() {
-            guard seen.insert(next).inserted else { continue }
-            if let type = schemas[next].type { return type }
-            queue += schemas[next].allOf
-        }
-        return nil
-    }
+    func declaredType(of id: Int) -> String? { throughAllOf(id) { $0.type } }
 
     /// The element schema of an array schema, itself or through `allOf`.
-    func itemsSchema(of id: Int) -> Int? {
+    func itemsSchema(of id: Int) -> Int? { throughAllOf(id) { $0.items } }
+
+    /// The first value `pick` finds on schema `id` or on the schemas it must also satisfy
+    /// through `allOf` (each visited once).
+    private func throughAllOf<T>(_ id: Int, _ pick: (SchemaConstraints) -> T?) -> T? {
         var seen: Set<Int> = []
         var queue = [id]
         while let next = queue.popLast() {
             guard seen.insert(next).inserted else { continue }
-            if let items = schemas[next].items { return items }
+            if let value = pick(schemas[next]) { return value }
             queue += schemas[next].allOf
         }
         return nil

@@ -160,6 +160,15 @@ def check_revenuecat_answers(driver, user_id, personal):
     return text
 
 
+def sync_one_provider(driver, provider, name):
+    """Chooses `provider` on the detail page, syncs, and checks the notice names it."""
+    Select(driver.find_element(By.ID, "sync-provider")).select_by_value(provider)
+    navigate(driver, driver.find_element(By.ID, "sync"))
+    notice = driver.find_element(By.ID, "notice").text
+    check(notice.startswith("Synced %s: 0 plan entries appended" % provider),
+          "a %s-only sync says so (was %r)" % (name, notice))
+
+
 def walk_operations_pages(driver, base, user_id):
     """The pages of issue 28, walked as an operator would, with screenshots of each."""
     folder = sys.argv[6] if len(sys.argv) > 6 else os.environ.get("ADMIN_SCREENSHOTS", "admin-screenshots")
@@ -327,11 +336,7 @@ def main():
               "a reload shows the detail page without syncing again")
 
         # The seed's Stripe-only trigger: choose the provider, then sync.
-        Select(driver.find_element(By.ID, "sync-provider")).select_by_value("stripe")
-        navigate(driver, driver.find_element(By.ID, "sync"))
-        notice = driver.find_element(By.ID, "notice").text
-        check(notice.startswith("Synced stripe: 0 plan entries appended"),
-              "a Stripe-only sync says so (was %r)" % notice)
+        sync_one_provider(driver, "stripe", "Stripe")
         check(len(driver.find_elements(By.ID, "raw")) == 1, "the detail page has the last provider answers section")
         # Each provider's answers are replaced only by that provider's next sync (docs/billing.md).
         answers = raw_answers(driver)
@@ -339,11 +344,7 @@ def main():
               "a Stripe-only sync leaves the RevenueCat answers as they were")
 
         # RevenueCat only: its answers are replaced (the customer's last_seen_at moved on).
-        Select(driver.find_element(By.ID, "sync-provider")).select_by_value("revenuecat")
-        navigate(driver, driver.find_element(By.ID, "sync"))
-        notice = driver.find_element(By.ID, "notice").text
-        check(notice.startswith("Synced revenuecat: 0 plan entries appended"),
-              "a RevenueCat-only sync says so (was %r)" % notice)
+        sync_one_provider(driver, "revenuecat", "RevenueCat")
         second = check_revenuecat_answers(driver, user_id, personal)
         check(second != first, "a RevenueCat-only sync replaces the RevenueCat answers")
 
