@@ -76,7 +76,14 @@ import Testing
 
         let restore = try eraser(["vault", "restore", id, "--json"], profile: profile, passphrase: passphrase)
         #expect(restore.status == 0, "\(restore.stderr)")
+        #expect(try json(restore)["id"] as? String == id)
+        #expect(try json(restore)["restoredAs"] as? String == key)  // The folder library keeps the id.
         #expect(Array(try Data(contentsOf: planted)) == Self.jpeg(width: 20))
+        let reviewed = try eraser(["review", "--json"], profile: profile, passphrase: passphrase)
+        let after = try #require(try json(reviewed)["results"] as? [[String: Any]])
+        #expect(after.first?["key"] as? String == key)
+        #expect(after.first?["decision"] as? String == "keep")
+        #expect(after.first?["path"] as? String == "trip/us.jpg")
         let list = try eraser(["vault", "list", "--json"], profile: profile, passphrase: passphrase)
         #expect(list.status == 0, "\(list.stderr)")
         #expect((try JSONSerialization.jsonObject(with: Data(list.text.utf8)) as? [Any])?.count == 0)

@@ -32,7 +32,11 @@ public protocol CalendarStore: Sendable {
     func remove(_ id: EventID, expecting expected: [UInt8]?) throws(EraserKitError) -> RemovedEvent
 
     /// Puts a removed event back, byte-exact, into the calendar it came from.
-    func restore(_ removed: RemovedEvent) throws(EraserKitError)
+    /// - Returns: the id the event has now. `ICSCalendarStore` keeps `removed.event.id`; a store
+    ///   that can only make the event again (EventKit) gives the new event's id, and the old one
+    ///   then names nothing. Whoever keeps ids (scan results) must use this one.
+    @discardableResult
+    func restore(_ removed: RemovedEvent) throws(EraserKitError) -> EventID
 }
 
 extension CalendarStore {

@@ -7,7 +7,8 @@ public struct DeviceSettings: Sendable, Equatable, Codable {
     /// The settings file's name in the profile folder.
     public static let fileName = "eraser-device.json"
 
-    /// The photo library's folder, once a scan has named it.
+    /// The photo library's folder, once a scan has named it (`nil` for sources without folders:
+    /// PhotoKit).
     public var photosPath: String?
     /// The calendar (`.ics` file or folder), when a scan named one.
     public var calendarPath: String?
@@ -19,6 +20,13 @@ public struct DeviceSettings: Sendable, Equatable, Codable {
     /// Empty settings in `timeZone`.
     public init(timeZoneIdentifier: String = TimeZone.current.identifier) {
         self.timeZoneIdentifier = timeZoneIdentifier
+    }
+
+    /// The zone of `timeZoneIdentifier`.
+    /// - Throws: `ScanError.unknownTimeZone` for an identifier this system does not know.
+    public func timeZone() throws(EraserKitError) -> TimeZone {
+        guard let zone = TimeZone(identifier: timeZoneIdentifier) else { throw .scan(.unknownTimeZone(timeZoneIdentifier)) }
+        return zone
     }
 
     /// The settings of `profile`, or empty ones when the file does not exist.

@@ -35,7 +35,7 @@ extension EraserDevice {
     }
 
     /// `apply(now:)` over the given library and calendar (tests pass a calendar that fails on cue).
-    func apply(now: Date, library: FolderPhotoLibrary, calendar: (any CalendarStore)?) throws(EraserKitError) -> ApplyReport {
+    func apply(now: Date, library: any PhotoLibrary, calendar: (any CalendarStore)?) throws(EraserKitError) -> ApplyReport {
         let review = ScanReview(store: scanStore, library: library, calendar: calendar)
         var entries: [ApplyReport.Entry] = []
         let categories = Dictionary(try review.results().map { ($0.item, $0.categories) }, uniquingKeysWith: { first, _ in first })
@@ -78,11 +78,13 @@ extension EraserDevice {
     }
 
     /// Copies the asset into the Vault (unless an interrupted apply already did), then removes it
-    /// from the library.
-    private func vaultPhoto(_ id: AssetID, library: FolderPhotoLibrary, matchType: VaultMatchType,
+    /// from the library. What a restore needs (the asset, its modification date, its state) is
+    /// the library's own record (`restorable`), never read from the file `contentsURL` gives,
+    /// which for PhotoKit is a copy written just now.
+    private func vaultPhoto(_ id: AssetID, library: any PhotoLibrary, matchType: VaultMatchType,
                             now: Date) throws(EraserKitError) -> VaultItem {
         let existing = try vault.items(originalID: id.rawValue).first { $0.coolingOff == nil || $0.coolingOff?.status == .pending }
-        guard let asset = try library.asset(id) else {
+        guard let removed = try library.restorable(id) else {
             if let existing { return existing }  // Removed after the copy, before the mark.
             throw .library(.notFound(id))
         }
@@ -91,14 +93,8 @@ extension EraserDevice {
             return existing
         }
         let contents = try library.contentsURL(of: id)
-        let modified: Date
-        do throws(LibraryError) {
-            guard let identity = try LibraryFiles.identity(contents.path) else { throw .notFound(id) }
-            modified = identity.modificationDate
-        } catch {
-            throw .library(error)
-        }
-        let removed = RemovedAsset(asset: asset, modificationDate: modified, state: .visible)
+        let asset = removed.asset
+        let modified = removed.modificationDate
         let metadata = VaultItemMetadata(
             originalPath: asset.path, originalName: (asset.path as NSString).lastPathComponent,
             capturedAt: asset.captureDate.date, modifiedAt: modified,

@@ -39,8 +39,8 @@ extension EraserDevice {
     /// - Throws: the review's and the Vault's errors.
     public func dashboard() throws(EraserKitError) -> CleanupDashboard {
         var scan: CleanupDashboard.Scan?
-        if try settings().photosPath != nil, try scanStore.checkpoint() != nil {
-            let review = try review()
+        if try scanStore.checkpoint() != nil {
+            let review = ScanReview(store: scanStore)  // Counting needs neither library nor calendar.
             let results = try review.results()
             var byCategory: [ScanCategory: Int] = [:]
             var byKind: [ScanItemKind: Int] = [:]

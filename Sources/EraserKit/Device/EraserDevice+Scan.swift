@@ -9,7 +9,7 @@ extension EraserDevice {
                      progress: @escaping @Sendable (ScanProgress) -> Void = { _ in }) async throws(EraserKitError) -> ScanSummary {
         try request.configuration.validate()
         var settings = try settings()
-        settings.photosPath = request.photos.standardizedFileURL.path
+        settings.photosPath = request.photos?.standardizedFileURL.path
         settings.calendarPath = request.calendar?.standardizedFileURL.path
         settings.timeZoneIdentifier = request.timeZone.identifier
         settings.scan = nil

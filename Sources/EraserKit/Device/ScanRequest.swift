@@ -2,11 +2,14 @@ import Foundation
 
 /// What `EraserDevice.scan` is asked to look for, and where.
 public struct ScanRequest: Sendable, Equatable {
-    /// The photo library's folder.
-    public var photos: URL
+    /// The photo library's folder; `nil` when the device's sources need none (PhotoKit).
+    public var photos: URL?
     /// The calendar: an `.ics` file or a folder of them (its events in the ranges, and the contact
-    /// phase, need it).
+    /// phase, need it); `nil` for none, or when the device's sources need no file (EventKit).
     public var calendar: URL?
+    /// Whether the calendar is scanned: by default when `calendar` names one; set it for sources
+    /// whose calendar has no file (EventKit).
+    public var includeCalendar: Bool
     /// 1–5 photos of the ex's face; empty skips the face phase (and the face worker).
     public var references: [URL]
     /// Days the relationship covered.
@@ -21,11 +24,12 @@ public struct ScanRequest: Sendable, Equatable {
     public var batchSize: Int
 
     /// A request; see the properties.
-    public init(photos: URL, calendar: URL? = nil, references: [URL] = [], dateRanges: [ScanDateRange] = [],
-                contact: ScanContact? = nil, timeZone: TimeZone = .current, defaultCountryCode: Int? = nil,
-                batchSize: Int = ScanConfiguration.defaultBatchSize) {
+    public init(photos: URL?, calendar: URL? = nil, includeCalendar: Bool? = nil, references: [URL] = [],
+                dateRanges: [ScanDateRange] = [], contact: ScanContact? = nil, timeZone: TimeZone = .current,
+                defaultCountryCode: Int? = nil, batchSize: Int = ScanConfiguration.defaultBatchSize) {
         self.photos = photos
         self.calendar = calendar
+        self.includeCalendar = includeCalendar ?? (calendar != nil)
         self.references = references
         self.dateRanges = dateRanges
         self.contact = contact
@@ -37,6 +41,6 @@ public struct ScanRequest: Sendable, Equatable {
     /// The scan engine's configuration for this request.
     var configuration: ScanConfiguration {
         ScanConfiguration(references: references.isEmpty ? nil : .photos(references), dateRanges: dateRanges,
-                          contact: contact, includeCalendar: calendar != nil, timeZone: timeZone, batchSize: batchSize)
+                          contact: contact, includeCalendar: includeCalendar, timeZone: timeZone, batchSize: batchSize)
     }
 }

@@ -26,14 +26,26 @@ public protocol PhotoLibrary: Sendable {
     /// Deletes the asset the way Photos does: into Recently Deleted, kept for 30 days.
     func delete(_ id: AssetID) throws(EraserKitError)
 
+    /// The record `removeForVault` would return for the asset now — the asset, its modification
+    /// date as the library knows it and its state — without changing anything, or `nil` for an
+    /// unknown id: what the Vault keeps (with the bytes from `contentsURL(of:)`) before the asset
+    /// leaves the library. The date is the library's own (the indexed file's time for
+    /// `FolderPhotoLibrary`, `PHAsset.modificationDate` for PhotoKit), never the time of the
+    /// copy `contentsURL(of:)` wrote.
+    func restorable(_ id: AssetID) throws(EraserKitError) -> RemovedAsset?
+
     /// Takes the asset out of the library for the Vault: the caller has already copied its
     /// bytes; the library forgets the file but can put it back with `restore(_:from:)`.
     func removeForVault(_ id: AssetID) throws(EraserKitError) -> RemovedAsset
 
-    /// Puts a removed, hidden or deleted asset back exactly where and as it was: same id, path,
-    /// name, bytes and modification date. `contents` is the file holding its bytes (for a
-    /// hidden or recently deleted asset, `nil`: the library still has them).
-    func restore(_ removed: RemovedAsset, from contents: URL?) throws(EraserKitError)
+    /// Puts a removed, hidden or deleted asset back exactly where and as it was: path, name,
+    /// bytes and modification date. `contents` is the file holding its bytes (for a hidden or
+    /// recently deleted asset, `nil`: the library still has them).
+    /// - Returns: the id the asset has now. `FolderPhotoLibrary` keeps `removed.asset.id`; a
+    ///   library that can only add the bytes again as a new asset (PhotoKit) gives the new id,
+    ///   and the old one then names nothing. Whoever keeps ids (scan results) must use this one.
+    @discardableResult
+    func restore(_ removed: RemovedAsset, from contents: URL?) throws(EraserKitError) -> AssetID
 }
 
 /// What the user let the app see of the library.

@@ -37,3 +37,51 @@ extension ScanStore {
         try write("add an item") { db in try upsert(match, in: db) }
     }
 }
+
+extension ScanStore {
+    /// After `old` was restored into the library or calendar as `new` (the same id, or a new one
+    /// from PhotoKit or EventKit), moves its result there in one transaction: its findings, its
+    /// cached face descriptors and unreadable-photo row (a rethreshold then finds it under `new`),
+    /// and its decision, which becomes a "keep" not carried out (the user took the item back).
+    /// - Returns: whether `old` was a result of the scan (nothing changes when it was not).
+    func restored(_ old: ScanItem, as new: ScanItem) throws(EraserKitError) -> Bool {
+        try write("move a restored result") { db in
+            let rows = try Row.fetchAll(db, sql: "SELECT category, sealed FROM scan_match WHERE item = ?", arguments: [old.key])
+            guard !rows.isEmpty else { return false }
+            var matches: [ScanMatch] = []
+            for row in rows {
+                let category: String = row["category"]
+                let sealed: Data = row["sealed"]
+                matches.append(try openJSON(ScanMatch.self, [UInt8](sealed), table: "scan_match", rowKey: old.key + "|" + category))
+            }
+            try db.execute(sql: "DELETE FROM scan_match WHERE item = ?", arguments: [old.key])
+            for var match in matches {
+                match.item = new
+                try upsert(match, in: db)
+            }
+            if case .asset(let from) = old, case .asset(let to) = new, from != to {
+                try moveAssetRows(from, to, in: db)
+            }
+            try db.execute(sql: "DELETE FROM scan_decision WHERE item = ?", arguments: [old.key])
+            let decision = try sealJSON(StoredDecision(decision: .keep, executed: false), table: "scan_decision", rowKey: new.key)
+            try db.execute(sql: "INSERT OR REPLACE INTO scan_decision (item, sealed) VALUES (?, ?)", arguments: [new.key, Data(decision)])
+            return true
+        }
+    }
+
+    /// Re-seals an asset's descriptor and skipped rows under its new id (each row is bound to its id).
+    private func moveAssetRows(_ from: AssetID, _ to: AssetID, in db: Database) throws {
+        if let sealed = try Data.fetchOne(db, sql: "SELECT sealed FROM scan_descriptor WHERE asset = ?", arguments: [from.rawValue]) {
+            let plain = try key.open([UInt8](sealed), associatedData: Array(from.rawValue.utf8), row: "descriptor of \(from)")
+            let resealed = try key.seal(plain, associatedData: Array(to.rawValue.utf8))
+            try db.execute(sql: "DELETE FROM scan_descriptor WHERE asset = ?", arguments: [from.rawValue])
+            try db.execute(sql: "INSERT OR REPLACE INTO scan_descriptor (asset, sealed) VALUES (?, ?)", arguments: [to.rawValue, Data(resealed)])
+        }
+        if let sealed = try Data.fetchOne(db, sql: "SELECT sealed FROM scan_skipped WHERE asset = ?", arguments: [from.rawValue]) {
+            let reason = try openJSON(String.self, [UInt8](sealed), table: "scan_skipped", rowKey: from.rawValue)
+            let resealed = try sealJSON(reason, table: "scan_skipped", rowKey: to.rawValue)
+            try db.execute(sql: "DELETE FROM scan_skipped WHERE asset = ?", arguments: [from.rawValue])
+            try db.execute(sql: "INSERT OR REPLACE INTO scan_skipped (asset, sealed) VALUES (?, ?)", arguments: [to.rawValue, Data(resealed)])
+        }
+    }
+}

@@ -98,6 +98,14 @@ struct VaultItemOutput: Encodable {
     var createdAt: Date
     var byteCount: Int64
     var coolingOff: CoolingOffOutput?
+    /// After `vault restore`: the result key (`asset:<id>`, `event:<id>`) the item has now in the
+    /// library or calendar (a new id with PhotoKit and EventKit); absent elsewhere.
+    var restoredAs: String?
+
+    init(_ report: RestoreReport) {
+        self.init(report.item)
+        restoredAs = report.restoredAs.key
+    }
 
     init(_ item: VaultItem) {
         id = item.id.rawValue

@@ -30,7 +30,7 @@ struct EraserVaultCommand: AsyncParsableCommand {
             let id = id
             try await options.run { (device) throws(EraserKitError) -> VaultItemOutput in
                 VaultItemOutput(try device.restore(try VaultItemID(validating: id)))
-            } text: { "restored \($0.id) to \($0.originalPath ?? "its calendar")" }
+            } text: { "restored \($0.id) to \($0.originalPath ?? "its calendar") as \($0.restoredAs ?? "-")" }
         }
     }
 

@@ -122,7 +122,7 @@ final class WatchedCalendar: CalendarStore {
     func events(offset: Int, limit: Int) throws(EraserKitError) -> [CalendarEvent] { try base.events(offset: offset, limit: limit) }
     func event(_ id: EventID) throws(EraserKitError) -> CalendarEvent? { try base.event(id) }
     func original(_ id: EventID) throws(EraserKitError) -> RemovedEvent { try base.original(id) }
-    func restore(_ removed: RemovedEvent) throws(EraserKitError) { try base.restore(removed) }
+    func restore(_ removed: RemovedEvent) throws(EraserKitError) -> EventID { try base.restore(removed) }
 
     func remove(_ id: EventID, expecting expected: [UInt8]?) throws(EraserKitError) -> RemovedEvent {
         var held: [[UInt8]] = []

@@ -14,10 +14,10 @@ import Foundation
 /// **Where EventKit cannot keep the protocol's promises.** `restore` cannot put back the bytes it
 /// was given, only an event made from them:
 /// - The event is new: EventKit gives it **a new `eventIdentifier`** (and `UID`, creation and
-///   modification dates), so the removed `EventID` names nothing afterwards. The protocol's
-///   `restore` returns nothing; a caller that needs the new id (a scan result, a Vault record)
-///   calls `restoreReturningID(_:)`. A second `original(_:)` of the restored event is therefore
-///   not byte-identical to the first: the Vault's copy stays the exact original.
+///   modification dates), so the removed `EventID` names nothing afterwards. `restore` returns
+///   the new id (the protocol's contract: the id the event has now); `EraserDevice.restore`
+///   reports it and moves the scan's result to it. A second `original(_:)` of the restored event
+///   is therefore not byte-identical to the first: the Vault's copy stays the exact original.
 /// - EventKit lets an app set neither attendees nor organizer nor `STATUS`: a restored event has
 ///   none of them (an invitation comes back as the user's own event). `BYHOUR`, `BYMINUTE`,
 ///   `BYSECOND` and `WKST` are not settable either; `BYWEEKNO` is refused by the reader
@@ -56,11 +56,6 @@ extension EventKitCalendarStore {
         }
     }
 
-    /// `restoreReturningID(_:)`, the new id dropped (the protocol has no place for it).
-    public func restore(_ removed: RemovedEvent) throws(EraserKitError) {
-        _ = try restoreReturningID(removed)
-    }
-
     /// Makes the event again from its VEVENTs, in the calendar it came from (by
     /// `X-EXERASER-CALENDAR`, else by title).
     /// - Returns: the new event's id (see the extension's notes: it is not the removed one).
@@ -68,7 +63,7 @@ extension EventKitCalendarStore {
     ///   `.unknownCalendar` when no writable calendar has its identifier or title; `.malformed`
     ///   when `removed.original` is not a VEVENT; `.accessDenied` when EventKit refuses the save.
     @discardableResult
-    public func restoreReturningID(_ removed: RemovedEvent) throws(EraserKitError) -> EventID {
+    public func restore(_ removed: RemovedEvent) throws(EraserKitError) -> EventID {
         try locked { () throws(EraserKitError) in
             let document = try ICSCalendarStore.lift { () throws(CalendarError) in
                 try ICSParser.parse(ICSWriter.calendar([removed.original]), fileName: "\(removed.event.calendar).ics")

@@ -82,7 +82,9 @@ extension ICSCalendarStore {
     /// - Throws: `CalendarError.alreadyPresent` when the file already holds every one of the
     ///   VEVENTs' bytes (restored twice); `.unknownCalendar` when a single-file store is asked to
     ///   restore into another calendar; `.malformed` when the file is no longer iCalendar.
-    public func restore(_ removed: RemovedEvent) throws(EraserKitError) {
+    /// - Returns: `removed.event.id`: the VEVENTs are the same, so is their id.
+    @discardableResult
+    public func restore(_ removed: RemovedEvent) throws(EraserKitError) -> EventID {
         writeLock.lock()
         defer { writeLock.unlock() }
         let name = removed.event.calendar
@@ -102,6 +104,7 @@ extension ICSCalendarStore {
             try AtomicFile.write(restored, to: url)
             forget(url)
         }
+        return removed.event.id
     }
 
     /// How many bytes of context a fragment keeps on each side.

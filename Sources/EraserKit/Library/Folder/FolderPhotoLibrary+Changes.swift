@@ -59,7 +59,9 @@ extension FolderPhotoLibrary {
     /// - Throws: `.pathTaken` when any file is at the path now; `.notFound` for a removed asset
     ///   without `contents`; `.alreadyInLibrary` when the id is visible at another path;
     ///   `.outsideAccess` for a path out of sight or not a library path; `.fileSystem`.
-    public func restore(_ removed: RemovedAsset, from contents: URL?) throws(EraserKitError) {
+    /// - Returns: `removed.asset.id`: this library keeps an asset's id through a restore.
+    @discardableResult
+    public func restore(_ removed: RemovedAsset, from contents: URL?) throws(EraserKitError) -> AssetID {
         try locked { state throws(LibraryError) in
             let id = removed.asset.id
             if let record = try accessible(id, in: state) {
@@ -68,14 +70,15 @@ extension FolderPhotoLibrary {
                     // The library still has the bytes: they are the ones put back.
                     try moveBack(record, state: &state)
                 case .visible where record.path == removed.asset.path:
-                    return  // Already restored.
+                    return id  // Already restored.
                 case .visible, .removed:
                     throw .alreadyInLibrary(id)
                 }
-                return
+                return id
             }
             guard let contents else { throw .notFound(id) }
             try restoreCopy(removed, from: contents, state: &state)
+            return id
         }
     }
 

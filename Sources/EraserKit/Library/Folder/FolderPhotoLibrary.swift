@@ -147,7 +147,9 @@ public final class FolderPhotoLibrary: PhotoLibrary {
         }
     }
 
-    /// What `restore(_:from:)` needs to bring a hidden or deleted asset back (with `nil` contents).
+    /// What `restore(_:from:)` needs to bring a hidden or deleted asset back (with `nil` contents),
+    /// or a visible one after `removeForVault`: the asset, its state and its file's modification
+    /// time as the library finds it now.
     public func restorable(_ id: AssetID) throws(EraserKitError) -> RemovedAsset? {
         try locked { state throws(LibraryError) in
             guard let record = try accessible(id, in: state) else { return nil }

@@ -5,9 +5,9 @@ import CoreLocation
 import Foundation
 import Photos
 
-/// Hide, delete, vault and restore through `PHPhotoLibrary.performChangesAndWait`: each blocks
-/// until Photos has applied the change (never call on the main thread, checked), and each makes
-/// the listing be fetched again.
+/// `restorable` (a read), then hide, delete, vault and restore through
+/// `PHPhotoLibrary.performChangesAndWait`: each blocks until Photos has applied the change (never
+/// call on the main thread, checked), and each makes the listing be fetched again.
 ///
 /// **Where PhotoKit cannot keep the protocol's promises.**
 /// - A deleted asset goes to Photos' Recently Deleted album, and the system first asks the user
@@ -20,10 +20,9 @@ import Photos
 ///   an asset out): the asset stays there, outside the app's reach, for 30 days.
 /// - Restoring from `contents` adds a new asset (`PHAssetCreationRequest`) with the same bytes,
 ///   file name, creation date and location — **under a new `localIdentifier`**, and with the
-///   time of the restore as its modification date. The protocol's `restore` returns nothing, so
-///   a caller that needs the new id (a scan result, a Vault record naming the old one) must call
-///   `restoreReturningID(_:from:)` instead; through the protocol the new id is lost, and the old
-///   id answers `nil` from `asset(_:)` from then on.
+///   time of the restore as its modification date. `restore` returns that new id (the
+///   protocol's contract: the id the asset has now), and the old id answers `nil` from
+///   `asset(_:)` from then on; `EraserDevice.restore` reports it and moves the scan's result to it.
 extension PhotoKitLibrary {
     /// Hides the asset (Photos' Hidden album), keeping its id; hiding a hidden asset does nothing.
     /// - Throws: `.notFound` (also for an asset outside a limited library's selection);
@@ -50,17 +49,17 @@ extension PhotoKitLibrary {
     /// - Throws: as `delete`.
     public func removeForVault(_ id: AssetID) throws(EraserKitError) -> RemovedAsset {
         guard let asset = fetch(id) else { throw .library(.notFound(id)) }
-        let removed = RemovedAsset(
-            asset: Self.photoAsset(asset), modificationDate: asset.modificationDate ?? asset.creationDate ?? Date(),
-            state: asset.isHidden ? .hidden : .visible)
+        let removed = Self.removalRecord(asset)
         let shared = PhotoKitUnchecked(asset)
         try perform(id, "delete") { PHAssetChangeRequest.deleteAssets([shared.value] as NSArray) }
         return removed
     }
 
-    /// `restoreReturningID(_:from:)`, the new id dropped (the protocol has no place for it).
-    public func restore(_ removed: RemovedAsset, from contents: URL?) throws(EraserKitError) {
-        _ = try restoreReturningID(removed, from: contents)
+    /// The asset as `removeForVault` would record it now, without changing anything: its
+    /// modification date is PhotoKit's (`PHAsset.modificationDate`, else its creation date), not
+    /// the time of the copy `contentsURL(of:)` wrote; `nil` for an id PhotoKit does not have.
+    public func restorable(_ id: AssetID) throws(EraserKitError) -> RemovedAsset? {
+        fetch(id).map(Self.removalRecord)
     }
 
     /// Brings an asset back into sight. A hidden asset is unhidden (same id); one still visible is
@@ -71,7 +70,7 @@ extension PhotoKitLibrary {
     ///   cannot undo); `.fileSystem` when `contents` is missing or Photos refuses the file;
     ///   `.accessDenied`.
     @discardableResult
-    public func restoreReturningID(_ removed: RemovedAsset, from contents: URL?) throws(EraserKitError) -> AssetID {
+    public func restore(_ removed: RemovedAsset, from contents: URL?) throws(EraserKitError) -> AssetID {
         let id = removed.asset.id
         if let asset = fetch(id) {
             if asset.isHidden {
@@ -108,6 +107,13 @@ extension PhotoKitLibrary {
     }
 
     // MARK: - Helpers
+
+    /// What `restorable` and `removeForVault` record for `asset`.
+    static func removalRecord(_ asset: PHAsset) -> RemovedAsset {
+        RemovedAsset(
+            asset: photoAsset(asset), modificationDate: asset.modificationDate ?? asset.creationDate ?? Date(),
+            state: asset.isHidden ? .hidden : .visible)
+    }
 
     /// Runs `changes` in one `performChangesAndWait`, then drops the listing.
     func perform(_ id: AssetID, _ what: String, _ changes: @escaping @Sendable () -> Void) throws(EraserKitError) {

@@ -43,7 +43,8 @@ import Photos
 /// older ones deleted, so a URL stays readable for at least that many further calls (the scan
 /// asks for one batch, at most 50, and reads them before the next).
 ///
-/// Changes (`hide`, `delete`, `removeForVault`, `restore`) are in `PhotoKitLibrary+Changes.swift`.
+/// `restorable` and the changes (`hide`, `delete`, `removeForVault`, `restore`) are in
+/// `PhotoKitLibrary+Changes.swift`.
 public final class PhotoKitLibrary: PhotoLibrary, @unchecked Sendable {
     // @unchecked Sendable: `library` and `resources` are thread-safe PhotoKit objects; `listing`
     // and `copies` keep their state behind their own locks; the rest is immutable.

@@ -55,7 +55,7 @@ final class ScanFakeCalendar: CalendarStore {
         throw .calendar(.notFound(id))
     }
 
-    func restore(_ removed: RemovedEvent) throws(EraserKitError) {
+    func restore(_ removed: RemovedEvent) throws(EraserKitError) -> EventID {
         Issue.record("ScanFakeCalendar.restore must not be called by a scan")
         throw .calendar(.notFound(removed.event.id))
     }

@@ -86,6 +86,7 @@ final class ScanFakeLibrary: PhotoLibrary {
 
     func hide(_ id: AssetID) throws(EraserKitError) { throw unexpected("hide") }
     func delete(_ id: AssetID) throws(EraserKitError) { throw unexpected("delete") }
+    func restorable(_ id: AssetID) throws(EraserKitError) -> RemovedAsset? { throw unexpected("restorable") }
     func removeForVault(_ id: AssetID) throws(EraserKitError) -> RemovedAsset { throw unexpected("removeForVault") }
-    func restore(_ removed: RemovedAsset, from contents: URL?) throws(EraserKitError) { throw unexpected("restore") }
+    func restore(_ removed: RemovedAsset, from contents: URL?) throws(EraserKitError) -> AssetID { throw unexpected("restore") }
 }
