@@ -1,5 +1,7 @@
-"""Starting `kindred serve` from the Python drivers (soak_load.py, fuzz_api.py)."""
+"""Starting `kindred serve` and calling it from the Python drivers (soak_load.py, fuzz_api.py,
+fuzz_api_hooks.py)."""
 import http.client
+import json
 import subprocess
 import time
 
@@ -27,3 +29,23 @@ def start_serve(binary, arguments, environment, log, error=RuntimeError, timeout
             process.kill()
             raise error(f"kindred serve was not ready within {timeout} s; see {log.name}")
         time.sleep(0.1)
+
+
+def call_json(host, port, method, path, token=None, app=None, body=None, timeout=30):
+    """One request on a fresh connection, `body` sent as JSON: the status and the raw reply."""
+    conn = http.client.HTTPConnection(host, port, timeout=timeout)
+    headers = {}
+    if app:
+        headers["X-Kindred-App"] = app
+    if token:
+        headers["Authorization"] = "Bearer " + token
+    data = None
+    if body is not None:
+        data = json.dumps(body).encode()
+        headers["Content-Type"] = "application/json"
+    try:
+        conn.request(method, path, body=data, headers=headers)
+        response = conn.getresponse()
+        return response.status, response.read()
+    finally:
+        conn.close()
