@@ -4,9 +4,10 @@
 //   kindred-fuzz NAME [libFuzzer arguments]    fuzz NAME (sanitizer build only; scripts/fuzz builds it)
 //   kindred-fuzz NAME FILE|DIR...              without libFuzzer (an ordinary build): replay the files
 //
-// libFuzzer is linked only by scripts/fuzz's build (`-sanitize=fuzzer,address`, with
-// `LLVMFuzzerRunDriver` kept and exported); this file finds it with dlsym, so the same source
-// builds in the ordinary debug build, where it replays inputs instead.
+// libFuzzer is linked only by scripts/fuzz's build (`-sanitize=fuzzer,address -DKINDRED_FUZZ`),
+// where this file calls its driver `LLVMFuzzerRunDriver` directly. libFuzzer's own `main` is
+// linked too but not used: SwiftPM links this executable's entry point as `main`, which wins.
+// The ordinary build has no libFuzzer and no KINDRED_FUZZ, and replays inputs instead.
 import Foundation
 import KindredFuzzTargets
 
@@ -35,12 +36,16 @@ func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     return 0
 }
 
-/// `int LLVMFuzzerRunDriver(int *argc, char ***argv, int (*callback)(const uint8_t *, size_t))`.
-typealias FuzzerDriver = @convention(c) (
-    UnsafeMutablePointer<CInt>,
-    UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-    @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
+#if KINDRED_FUZZ
+/// libFuzzer's driver: `int LLVMFuzzerRunDriver(int *argc, char ***argv,
+/// int (*callback)(const uint8_t *, size_t))`, from the runtime `-sanitize=fuzzer` links.
+@_silgen_name("LLVMFuzzerRunDriver")
+func LLVMFuzzerRunDriver(
+    _ argc: UnsafeMutablePointer<CInt>,
+    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
 ) -> CInt
+#endif
 
 /// Prints `message` on stderr and exits with `status`.
 func fail(_ message: String, status: Int32 = 2) -> Never {
@@ -87,16 +92,16 @@ guard let target = FuzzTargets.named(arguments[1]) else {
 }
 selectedTarget = target
 
-guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "LLVMFuzzerRunDriver") else {
-    guard arguments.count > 2 else { fail("this build has no libFuzzer (build it with scripts/fuzz); give files to replay") }
-    exit(replay(Array(arguments.dropFirst(2)), through: target) == 0 ? 0 : 1)
-}
-let driver = unsafeBitCast(symbol, to: FuzzerDriver.self)
+#if KINDRED_FUZZ
 // libFuzzer sees the program name and the arguments after NAME.
 var driverArguments: [UnsafeMutablePointer<CChar>?] = ([arguments[0]] + arguments.dropFirst(2)).map { strdup($0) } + [nil]
 var argc = CInt(driverArguments.count - 1)
 let status = driverArguments.withUnsafeMutableBufferPointer { buffer -> CInt in
     var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = buffer.baseAddress
-    return driver(&argc, &argv, fuzzOneInput)
+    return LLVMFuzzerRunDriver(&argc, &argv, fuzzOneInput)
 }
 exit(status)
+#else
+guard arguments.count > 2 else { fail("this build has no libFuzzer (build it with scripts/fuzz); give files to replay") }
+exit(replay(Array(arguments.dropFirst(2)), through: target) == 0 ? 0 : 1)
+#endif

@@ -39,7 +39,8 @@ public struct TrustedProxies: Sendable, Equatable {
     /// - Throws: `SettingsError` naming the entry that is not an address or block.
     public init(_ entries: [String]) throws {
         for entry in entries.map({ $0.trimmingCharacters(in: .whitespaces) }) where !entry.isEmpty {
-            let parts = entry.split(separator: "/", maxSplits: 1).map(String.init)
+            // Empty parts kept: `/8` or `/` has an empty address (refused), never no address at all.
+            let parts = entry.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
             guard let bytes = Self.bytes(of: parts[0]) else {
                 throw SettingsError(description: "trustedProxies: \(entry) is not an IP address or CIDR block")
             }

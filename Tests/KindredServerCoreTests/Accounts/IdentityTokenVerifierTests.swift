@@ -279,6 +279,16 @@ import Testing
         }
     }
 
+    @Test func skipsAKeyWithAPrivatePart() async throws {
+        // jwt-kit would build a private key from `d`; swift-crypto traps on inconsistent numbers.
+        var withPrivate = apple.publicJWK
+        withPrivate["d"] = "AQAB"
+        let verifier = appleVerifier(.json(TestIdentityIssuer.json(["keys": [.object(withPrivate)]])))
+        await #expect(throws: IdentityTokenError.invalidJWKS("the key set holds no usable RS256 signing key")) {
+            try await verifier.verify(apple.token(), audiences: [apple.defaultAudience])
+        }
+    }
+
     @Test func messagesNeverEchoTheToken() throws {
         #expect(IdentityTokenError.badSignature.message == "the identity token signature is invalid")
         #expect(IdentityTokenError.jwksUnavailable("GET https://example.com answered 500").message

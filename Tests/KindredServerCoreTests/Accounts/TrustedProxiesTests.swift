@@ -32,6 +32,15 @@ import Testing
         #expect(throws: ServerSettings.Invalid(description: "trustedProxies: proxy.local is not an IP address or CIDR block")) {
             try TrustedProxies(["proxy.local"])
         }
+        // scripts/fuzz forwarded-for: an entry of slashes once trapped (no address part at all).
+        for entry in ["/", "//", "/8"] {
+            #expect(throws: ServerSettings.Invalid(description: "trustedProxies: \(entry) is not an IP address or CIDR block")) {
+                try TrustedProxies([entry])
+            }
+        }
+        #expect(throws: ServerSettings.Invalid(description: "trustedProxies: 10.0.0.0/ has a bad prefix length")) {
+            try TrustedProxies(["10.0.0.0/"])
+        }
     }
 
     @Test func loopbackAddresses() {

@@ -5,7 +5,7 @@ import Logging
 /// The RS256 signing keys of one loaded JWKS, by `kid`, ready for jwt-kit.
 ///
 /// Keys that cannot sign RS256 identity tokens (another `kty`, `alg` or `use`, no `kid`, an
-/// RSA modulus under 2048 bits) are skipped with a warning, so one odd key does not take the
+/// RSA modulus under 2048 bits) and keys with a private part are skipped with a warning, so one odd key does not take the
 /// provider's whole set down; a set with no usable key is ``IdentityTokenError/invalidJWKS(_:)``.
 struct IdentityKeySet: Sendable {
     /// The largest JWKS document the verifier reads, from a file or an endpoint.
@@ -89,10 +89,13 @@ struct IdentityKeySet: Sendable {
         let kid: String?
         let algorithm: String?
         let use: String?
+        /// Whether the key carries an RSA private member (RFC 7518 §6.3.2).
+        let hasPrivatePart: Bool
         let jwk: JWK?
 
         private enum CodingKeys: String, CodingKey {
             case keyType = "kty", kid, algorithm = "alg", use
+            case d, p, q, dp, dq, qi, oth
         }
 
         init(from decoder: any Decoder) {
@@ -104,6 +107,7 @@ struct IdentityKeySet: Sendable {
             kid = string(.kid)
             algorithm = string(.algorithm)
             use = string(.use)
+            hasPrivatePart = [CodingKeys.d, .p, .q, .dp, .dq, .qi, .oth].contains { container?.contains($0) ?? false }
             jwk = try? JWK(from: decoder)
         }
 
@@ -112,6 +116,9 @@ struct IdentityKeySet: Sendable {
             guard algorithm == nil || algorithm == "RS256" else { return .skipped("alg is not RS256") }
             guard use == nil || use == "sig" else { return .skipped("use is not sig") }
             guard let kid, !kid.isEmpty else { return .skipped("no kid") }
+            // A published key set holds public keys only. With `d`, jwt-kit builds a private key,
+            // and swift-crypto traps on inconsistent private numbers (scripts/fuzz identity-jwks).
+            guard !hasPrivatePart else { return .skipped("the key has a private part") }
             guard let jwk else { return .skipped("not a valid RSA JWK") }
             return .usable(kid: kid, jwk)
         }
