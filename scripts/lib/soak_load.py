@@ -460,7 +460,7 @@ def svg_plot(rows, series, title, path):
     end = max((r["t"] for r in rows), default=1) or 1
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
            f'font-family="sans-serif" font-size="11">',
-           f'<rect width="100%" height="100%" fill="white"/>',
+           '<rect width="100%" height="100%" fill="white"/>',
            f'<text x="{left}" y="22" font-size="14" font-weight="bold">{title}</text>']
     for index, (key, unit) in enumerate(panels):
         y0 = top + index * (panel_h + 40) + 20
