@@ -15,20 +15,26 @@ extension ScanStore {
     func commit(_ batch: ScanBatch, checkpoint: ScanCheckpoint) throws(EraserKitError) {
         try write("save a batch") { db in
             for match in batch.matches { try upsert(match, in: db) }
-            for (asset, faces) in batch.descriptors {
-                let sealed = try key.seal(try faces.encoded(), associatedData: Array(asset.rawValue.utf8))
-                try db.execute(
-                    sql: "INSERT OR REPLACE INTO scan_descriptor (asset, sealed) VALUES (?, ?)",
-                    arguments: [asset.rawValue, Data(sealed)])
-            }
-            for (asset, reason) in batch.skipped {
-                let sealed = try sealJSON(reason, table: "scan_skipped", rowKey: asset.rawValue)
-                try db.execute(
-                    sql: "INSERT OR REPLACE INTO scan_skipped (asset, sealed) VALUES (?, ?)",
-                    arguments: [asset.rawValue, Data(sealed)])
-            }
+            for (asset, faces) in batch.descriptors { try storeDescriptor(try faces.encoded(), for: asset, in: db) }
+            for (asset, reason) in batch.skipped { try storeSkipped(reason, for: asset, in: db) }
             try saveCheckpoint(checkpoint, in: db)
         }
+    }
+
+    /// Seals (bound to the asset's id) and stores, replacing, an asset's encoded face descriptors.
+    func storeDescriptor(_ encoded: [UInt8], for asset: AssetID, in db: Database) throws {
+        let sealed = try key.seal(encoded, associatedData: Array(asset.rawValue.utf8))
+        try db.execute(
+            sql: "INSERT OR REPLACE INTO scan_descriptor (asset, sealed) VALUES (?, ?)",
+            arguments: [asset.rawValue, Data(sealed)])
+    }
+
+    /// Seals and stores, replacing, why a photo could not be read.
+    func storeSkipped(_ reason: String, for asset: AssetID, in db: Database) throws {
+        let sealed = try sealJSON(reason, table: "scan_skipped", rowKey: asset.rawValue)
+        try db.execute(
+            sql: "INSERT OR REPLACE INTO scan_skipped (asset, sealed) VALUES (?, ?)",
+            arguments: [asset.rawValue, Data(sealed)])
     }
 
     /// Inserts a finding, merging it with the item's finding of the same category already there

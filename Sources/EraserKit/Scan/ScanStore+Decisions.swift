@@ -24,12 +24,15 @@ extension ScanStore {
 
     /// Stores (replacing) an item's decision.
     func saveDecision(_ decision: StoredDecision, for item: ScanItem) throws(EraserKitError) {
+        try write("save a decision") { db in try storeDecision(decision, for: item, in: db) }
+    }
+
+    /// Seals and stores, replacing, an item's decision in the open transaction.
+    private func storeDecision(_ decision: StoredDecision, for item: ScanItem, in db: Database) throws {
         let sealed = try sealJSON(decision, table: "scan_decision", rowKey: item.key)
-        try write("save a decision") { db in
-            try db.execute(
-                sql: "INSERT OR REPLACE INTO scan_decision (item, sealed) VALUES (?, ?)",
-                arguments: [item.key, Data(sealed)])
-        }
+        try db.execute(
+            sql: "INSERT OR REPLACE INTO scan_decision (item, sealed) VALUES (?, ?)",
+            arguments: [item.key, Data(sealed)])
     }
 
     /// Stores a manual finding.
@@ -63,8 +66,7 @@ extension ScanStore {
                 try moveAssetRows(from, to, in: db)
             }
             try db.execute(sql: "DELETE FROM scan_decision WHERE item = ?", arguments: [old.key])
-            let decision = try sealJSON(StoredDecision(decision: .keep, executed: false), table: "scan_decision", rowKey: new.key)
-            try db.execute(sql: "INSERT OR REPLACE INTO scan_decision (item, sealed) VALUES (?, ?)", arguments: [new.key, Data(decision)])
+            try storeDecision(StoredDecision(decision: .keep, executed: false), for: new, in: db)
             return true
         }
     }
@@ -73,15 +75,13 @@ extension ScanStore {
     private func moveAssetRows(_ from: AssetID, _ to: AssetID, in db: Database) throws {
         if let sealed = try Data.fetchOne(db, sql: "SELECT sealed FROM scan_descriptor WHERE asset = ?", arguments: [from.rawValue]) {
             let plain = try key.open([UInt8](sealed), associatedData: Array(from.rawValue.utf8), row: "descriptor of \(from)")
-            let resealed = try key.seal(plain, associatedData: Array(to.rawValue.utf8))
             try db.execute(sql: "DELETE FROM scan_descriptor WHERE asset = ?", arguments: [from.rawValue])
-            try db.execute(sql: "INSERT OR REPLACE INTO scan_descriptor (asset, sealed) VALUES (?, ?)", arguments: [to.rawValue, Data(resealed)])
+            try storeDescriptor(plain, for: to, in: db)
         }
         if let sealed = try Data.fetchOne(db, sql: "SELECT sealed FROM scan_skipped WHERE asset = ?", arguments: [from.rawValue]) {
             let reason = try openJSON(String.self, [UInt8](sealed), table: "scan_skipped", rowKey: from.rawValue)
-            let resealed = try sealJSON(reason, table: "scan_skipped", rowKey: to.rawValue)
             try db.execute(sql: "DELETE FROM scan_skipped WHERE asset = ?", arguments: [from.rawValue])
-            try db.execute(sql: "INSERT OR REPLACE INTO scan_skipped (asset, sealed) VALUES (?, ?)", arguments: [to.rawValue, Data(resealed)])
+            try storeSkipped(reason, for: to, in: db)
         }
     }
 }
