@@ -557,7 +557,13 @@ let package = Package(
         // scripts/bench-closer: full answer → release → reveal cycles through CloserKit against `kindred serve`.
         .executableTarget(
             name: "kindred-closer-bench",
-            dependencies: ["CloserKit", "KindredClient", "KindredCrypto"],
+            dependencies: [
+                "CloserKit", "KindredClient", "KindredCrypto",
+                // The timed phase's HTTP/1.1 driver (WireDriver.swift).
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
             path: "Benchmarks/CloserBench",
             swiftSettings: swiftSettings
         ),

@@ -1,4 +1,4 @@
-// kindred-closer-bench [--games | --kit] SERVER_URL [COUPLES] [CONCURRENCY]
+// kindred-closer-bench [--games | --kit | --client] SERVER_URL [COUPLES] [CONCURRENCY]
 //
 // Closer cycles against a running `kindred serve`, measuring the server's capacity. Setup (not
 // timed): COUPLES couples sign up (two accounts each), publish device keys, pair through an
@@ -9,7 +9,10 @@
 // one-time key wrapped to the partner's devices. Timed: for every couple, CloserKit's ten requests
 // of one full cycle with those strings — both read today and upload an answer, both read the date
 // with their keyboxes and release (the second recording the reveal), the first reads again and
-// records its reveal — CONCURRENCY couples at a time. After the clock, each device opens and
+// records its reveal — over CONCURRENCY keep-alive connections, each taking the next couple's
+// cycle when it finishes one (WireDriver: the requests are HTTP/1.1 bytes made before the clock
+// from the same values CloserKit sends; `--client` sends them through the generated client and
+// AsyncHTTPClient instead, CONCURRENCY couples at a time). After the clock, each device opens and
 // checks the partner's answer from the server's copy. Prints `cycles/s N` and the HTTP requests
 // per cycle for scripts/bench-closer to compare with the bare Hummingbird server measured in the
 // same run, then the device figure (DeviceCost): CloserKit's cryptography per cycle against raw
@@ -31,13 +34,14 @@ import KindredCrypto
 var arguments = CommandLine.arguments
 let games = arguments.count > 1 && arguments[1] == "--games"
 let kit = arguments.count > 1 && arguments[1] == "--kit"
-if games || kit { arguments.remove(at: 1) }
+let viaClient = arguments.count > 1 && arguments[1] == "--client"
+if games || kit || viaClient { arguments.remove(at: 1) }
 guard arguments.count >= 2, let server = URL(string: arguments[1]) else {
-    FileHandle.standardError.write(Data("usage: kindred-closer-bench [--games | --kit] SERVER_URL [COUPLES] [CONCURRENCY]\n".utf8))
+    FileHandle.standardError.write(Data("usage: kindred-closer-bench [--games | --kit | --client] SERVER_URL [COUPLES] [CONCURRENCY]\n".utf8))
     exit(2)
 }
 let couples = arguments.count > 2 ? Int(arguments[2]) ?? 1_000 : 1_000
-let concurrency = arguments.count > 3 ? Int(arguments[3]) ?? 32 : 32
+let concurrency = arguments.count > 3 ? Int(arguments[3]) ?? 64 : 64
 let setupParameters = try CloserKDFParameters(memoryKiB: 64, iterations: 1, parallelism: 1)
 let folder = FileManager.default.temporaryDirectory.appendingPathComponent("closer-bench-\(getpid())")
 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -110,16 +114,30 @@ if !kit {
     do { try await forEach(couples, width: concurrency) { index in
         cycles.set(index, try await PreparedCycles.prepare(pairs[index].0, pairs[index].1, index: index))
     } } catch { fail(error) }
+    // The requests as bytes (WireDriver), unless the generated client is to send them.
+    var wire: [[WireRequest]] = []
+    let host = server.host ?? "127.0.0.1"
+    let port = server.port ?? 80
+    if !viaClient {
+        do { for index in 0..<couples { wire.append(try await WireDriver.requests(cycles.get(index), host: "\(host):\(port)")) } } catch { fail(error) }
+    }
     print("setup \(couples) couples with a sealed cycle each (answers, commitment seals, keyboxes) in \(ContinuousClock.now - setupStart)")
     let start = ContinuousClock.now
-    do { try await forEach(couples, width: concurrency) { index in
-        try await PreparedCycles.play(cycles.get(index))
-    } } catch { fail(error) }
+    var sent = 0
+    if viaClient {
+        do { try await forEach(couples, width: concurrency) { index in
+            try await PreparedCycles.play(cycles.get(index))
+        } } catch { fail(error) }
+        sent = PreparedCycles.requests.load(ordering: .relaxed)
+    } else {
+        do { sent = try await WireDriver.run(wire, host: host, port: port, connections: concurrency) } catch { fail(error) }
+    }
     let elapsed = ContinuousClock.now - start
     let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-    print("cycles \(couples) in \(String(format: "%.2f", seconds)) s, concurrency \(concurrency), device work prepared before the clock")
+    let driver = viaClient ? "the generated client (AsyncHTTPClient)" : "prepared HTTP/1.1 requests on \(concurrency) keep-alive connections"
+    print("cycles \(couples) in \(String(format: "%.2f", seconds)) s, concurrency \(concurrency), device work prepared before the clock, sent by \(driver)")
     print("cycles/s \(String(format: "%.1f", Double(couples) / seconds))")
-    print("requests/cycle \(String(format: "%.1f", Double(PreparedCycles.requests.load(ordering: .relaxed)) / Double(couples)))")
+    print("requests/cycle \(String(format: "%.1f", Double(sent) / Double(couples)))")
     do { try await forEach(couples, width: concurrency) { index in
         try await PreparedCycles.check(cycles.get(index), alice: pairs[index].0, bob: pairs[index].1)
     } } catch { fail(error) }
