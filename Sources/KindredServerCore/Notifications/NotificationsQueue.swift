@@ -16,8 +16,14 @@ public enum NotificationsQueue {
     /// The handler: `sent`/`skipped` complete the item; `deferred` re-queues it for the end of
     /// the quiet window (not a failed attempt); `retry` throws, so the queue backs off and, after
     /// its last attempt, dead-letters the item (the notification is then marked `failed`).
+    /// A claim of up to 16 items is dispatched as one batch (`NotificationDispatcher.dispatch(batch:…)`:
+    /// one read, one transaction that also completes the items); a batch whose transaction fails
+    /// is dispatched again one item at a time through the closure below.
     public static func handler(dispatcher: NotificationDispatcher, queue: WorkQueue, policy: RetryPolicy = RetryPolicy()) -> QueueHandler {
-        QueueHandler(queue: name, policy: policy, lease: .seconds(120), concurrency: 16) { item in
+        let batch = QueueBatchHandler(laneSize: 16, partition: \.payload) { items in
+            try await dispatcher.dispatch(batch: items, queue: queue, policy: policy)
+        }
+        return QueueHandler(queue: name, policy: policy, lease: .seconds(120), concurrency: 16, batch: batch) { item in
             let id = item.payload
             switch try await dispatcher.dispatch(id) {
             case .sent, .skipped:

@@ -148,6 +148,85 @@ import Testing
     }
 }
 
+extension NotificationDispatcherTests {
+    /// A lane of the queue dispatched as one batch comes to what dispatching each item alone
+    /// would: sent to every device, opted out, deferred to the quiet window's end (a new item),
+    /// gone, and a provider's temporary failure on the last attempt (marked failed, left for
+    /// the worker to record) — with every item but the failed one completed in the batch's
+    /// transaction.
+    @Test(arguments: Backend.all)
+    func aLaneIsDispatchedInOneTransactionAsEachItemAloneWouldBe(backend: Backend) async throws {
+        let transport = ScriptedTransport()
+        // 2026-03-07 23:30 in Chicago (CST): inside a 22:00–07:00 quiet window.
+        let clock = TestClock(start: ISO8601DateFormatter().date(from: "2026-03-08T05:30:00Z")!)
+        try await TestApplication.run(on: backend, clock: clock) { application, client in
+            let (ada, center, dispatcher, _) = try await Self.setUp(application, client, transport: transport)
+            let flaky = String(repeating: "c3", count: 32)
+            let bob = try await client.anonymous()
+            _ = try await client.call(
+                .post, "/v1/me/push-tokens", token: bob.accessToken,
+                json: #"{"token":"\#(flaky)","transport":"apns","apnsEnvironment":"production","deviceId":"bob"}"#
+            )
+            transport.script.withLockedValue { $0[flaky] = .retry(reason: "APNs 503", retryAfter: nil) }
+            let cleo = try await client.anonymous()
+            let quiet = try await client.call(
+                .put, "/v1/me/notification-settings", token: cleo.accessToken,
+                json: #"{"timeZone":"America/Chicago","quietHours":{"start":"22:00","end":"07:00"},"optOut":[]}"#
+            )
+            #expect(quiet.status == .ok)
+            let reminder = NotificationType(rawValue: "streak_reminder")
+            let (sent, optedOut, retried, deferred) = try await application.database.transaction { sql in
+                (try await center.enqueue(Self.note(ada.user.id), on: sql),
+                 try await center.enqueue(Self.note(ada.user.id, type: reminder), on: sql),
+                 try await center.enqueue(Self.note(bob.user.id), on: sql),
+                 try await center.enqueue(Self.note(cleo.user.id), on: sql))
+            }
+            // Ada opts out of reminders after this one was queued: the dispatcher skips it.
+            _ = try await client.call(
+                .put, "/v1/me/notification-settings", token: ada.accessToken, json: #"{"optOut":["streak_reminder"]}"#
+            )
+            let queue = application.platform.queue
+            let name = NotificationsQueue.name
+            try await application.database.transaction { sql in
+                for id in [sent, optedOut, retried, deferred, "gone"] { try await queue.enqueue(queue: name, payload: id, on: sql) }
+            }
+            let items = try await queue.claim(queue: name, limit: 16, lease: .seconds(120), maxAttempts: 8)
+            #expect(items.count == 5)
+
+            let failures = try await dispatcher.dispatch(batch: items, queue: queue, policy: RetryPolicy(maxAttempts: 1))
+
+            let retriedItem = try #require(items.first { $0.payload == retried })
+            #expect(failures == [retriedItem.id: "APNs 503"])
+            #expect(try await Self.state(sent, application.database) == "sent")
+            #expect(try await Self.state(optedOut, application.database) == "skipped")
+            #expect(try await Self.state(retried, application.database) == "failed")
+            #expect(try await Self.state(deferred, application.database) == "queued")
+            #expect(Set(transport.sentTokens) == [Self.phone, Self.tablet, flaky])
+            #expect(transport.sentTokens.count == 3)
+            let accepted = try await application.database.sql.select().column("token_id").from("kindred_notification_deliveries")
+                .where("notification_id", .equal, sent).where("state", .equal, "accepted").all()
+            #expect(accepted.count == 2)
+            // Left in the queue: the failed item (its attempt is the worker's to record) and the
+            // deferred notification's new item, due at 07:00 CDT; the other four were completed.
+            let left = try await application.database.sql.select().columns("id", "payload", "run_at").from("kindred_queue_items")
+                .where("queue", .equal, name).all()
+            let end = ISO8601DateFormatter().date(from: "2026-03-08T12:00:00Z")!
+            let byPayload = Dictionary(uniqueKeysWithValues: try left.map {
+                (try $0.decode(column: "payload", as: String.self), (try $0.decode(column: "id", as: String.self), try $0.decode(column: "run_at", as: Int64.self)))
+            })
+            #expect(Set(byPayload.keys) == [retried, deferred])
+            #expect(byPayload[retried]?.0 == retriedItem.id)
+            #expect(byPayload[deferred]?.1 == end.millisecondsSince1970)
+            #expect(try await queue.fail(retriedItem, error: "APNs 503", policy: RetryPolicy(maxAttempts: 1)) == .deadLettered)
+
+            // At the window's end the deferred item is due, and the worker's batch sends it.
+            clock.set(end)
+            #expect(await application.platform.worker.processAvailable() == 1)
+            #expect(try await Self.state(deferred, application.database) == "sent")
+        }
+    }
+}
+
 /// The whole path: an account change queues a security notification in its transaction, the
 /// work queue's worker hands it to the dispatcher, the transport delivers it to every device.
 @Suite struct NotificationPipelineTests {
