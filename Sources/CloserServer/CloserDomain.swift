@@ -42,7 +42,8 @@ package struct CloserDomain: ServerDomain {
         ["couple": CoupleChannelAuthorizer(database: environment.database)]
     }
 
-    /// Loads the catalog (bundled and imported packs) once and registers Closer's operations.
+    /// Loads the catalog (bundled and imported packs) once and registers Closer's operations
+    /// (`GET …/today` with a direct handler, `CloserHandler+Direct.swift`).
     package func install(on server: DomainServer) async throws {
         let realtime = server.realtime
         let controller = CloserController(
@@ -55,8 +56,8 @@ package struct CloserDomain: ServerDomain {
             events: CloserEvents(outbox: server.outbox, relay: server.platform.realtime),
             membershipChanged: { userID in try? await realtime.membershipChanged(user: userID) }
         )
-        try CloserHandler(closer: controller, authenticator: server.authenticator, rateLimiter: server.rateLimiter())
-            .registerHandlers(on: server.transport, configuration: server.openAPIConfiguration)
+        let handler = CloserHandler(closer: controller, authenticator: server.authenticator, rateLimiter: server.rateLimiter())
+        try handler.registerHandlers(on: server.transport(direct: handler.directRoutes()), configuration: server.openAPIConfiguration)
     }
 
     /// The premium check in use.

@@ -1,3 +1,5 @@
+import Foundation
+import KindredAPI
 import KindredCrypto
 
 /// JSON text written directly, byte for byte as Foundation's `JSONEncoder` writes it with the
@@ -49,6 +51,13 @@ package struct JSONObjectWriter {
         bytes.append(contentsOf: String(value).utf8)
     }
 
+    /// A date member as the server's `InternetDateTranscoder` writes it; nothing when `value` is nil.
+    /// - Throws: the transcoder's error (only for dates outside what ISO 8601 can write).
+    package mutating func date(_ key: StaticString, _ value: Date?) throws {
+        guard let value else { return }
+        string(key, try InternetDateTranscoder().encode(value))
+    }
+
     /// An array of strings.
     package mutating func strings(_ key: StaticString, _ values: some Sequence<String>) {
         self.key(key)
@@ -67,6 +76,46 @@ package struct JSONObjectWriter {
         self.key(key)
         bytes.append(contentsOf: json)
     }
+
+    /// A member whose value is an object that `write` writes (into this document's buffer, no
+    /// copy); nothing when `value` is nil.
+    package mutating func object<Value>(
+        _ key: StaticString, _ value: Value?, _ write: (Value, inout JSONObjectWriter) throws -> Void
+    ) rethrows {
+        guard let value else { return }
+        self.key(key)
+        try nested(value, write)
+    }
+
+    /// A member whose value is an array of objects, each written by `write`; nothing when
+    /// `values` is nil (an empty array is written as `[]`).
+    package mutating func objects<Value>(
+        _ key: StaticString, _ values: [Value]?, _ write: (Value, inout JSONObjectWriter) throws -> Void
+    ) rethrows {
+        guard let values else { return }
+        self.key(key)
+        bytes.append(UInt8(ascii: "["))
+        for index in values.indices {
+            if index != values.startIndex { bytes.append(UInt8(ascii: ",")) }
+            try nested(values[index], write)
+        }
+        bytes.append(UInt8(ascii: "]"))
+    }
+
+    /// Writes `value` as an object at the end of the document: the buffer moves to a writer of
+    /// its own and back (swapped, so neither copy-on-write copies it). When `write` throws, the
+    /// document is abandoned (the buffer stays with the inner writer).
+    private mutating func nested<Value>(_ value: Value, _ write: (Value, inout JSONObjectWriter) throws -> Void) rethrows {
+        var inner = JSONObjectWriter(nested: ())
+        swap(&inner.bytes, &bytes)
+        inner.bytes.append(UInt8(ascii: "{"))
+        try write(value, &inner)
+        inner.bytes.append(UInt8(ascii: "}"))
+        swap(&inner.bytes, &bytes)
+    }
+
+    /// A writer without a buffer of its own, for `nested`.
+    private init(nested: Void) { bytes = [] }
 
     private mutating func key(_ key: StaticString) {
         if !isEmpty { bytes.append(UInt8(ascii: ",")) }

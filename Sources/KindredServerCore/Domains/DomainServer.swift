@@ -15,7 +15,9 @@ package struct DomainServer {
     /// The router, for routes outside a contract (webhooks, HTML pages).
     package let router: Router<KindredRequestContext>
     /// The transport a domain's generated server registers its handlers on.
-    package let transport: any ServerTransport
+    package var transport: any ServerTransport { kindredTransport }
+    /// The same transport as its own type, for `transport(direct:)`.
+    let kindredTransport: KindredTransport
     /// The realtime hub: its `publisher`, and `membershipChanged(user:)` when channel access changes.
     package let realtime: RealtimeHub
     /// Queues push notifications in the caller's transaction.
@@ -34,6 +36,19 @@ package struct DomainServer {
     package static let openAPIConfiguration = Configuration(
         dateTranscoder: InternetDateTranscoder(), jsonEncodingOptions: [.sortedKeys, .withoutEscapingSlashes]
     )
+
+    /// The transport with direct handlers (`DirectRoutes`) for some operations of the domain's
+    /// own contract: each is still checked against the contract's constraints first, and answers
+    /// only ordinary requests (the others, and those it hands back, go to the generated code).
+    /// Without `dependencies.directRoutes` (the comparison tests), the same as `transport`.
+    /// - Parameter direct: the handlers, keyed by method and path as the document writes them.
+    /// - Returns: the transport to register the domain's generated server on.
+    package func transport(direct: DirectRoutes) -> any ServerTransport {
+        guard dependencies.directRoutes else { return kindredTransport }
+        var transport = kindredTransport
+        transport.direct = direct
+        return transport
+    }
 
     /// A rate limiter on the server's database.
     package func rateLimiter() -> RateLimiter {

@@ -38,8 +38,9 @@ public struct Dependencies: Sendable {
     public var logger: Logger = Logger(label: "kindred")
     /// Who has premium access to which app (billing's checks, given by the composition root).
     public var entitlements: any Entitlements = NoEntitlements()
-    /// Whether the hottest operations are served by their direct handlers (`DirectRoutes`);
-    /// false serves every operation through the generated server (the comparison tests).
+    /// Whether the hottest operations (the core's and the domains', `DomainServer.transport(direct:)`)
+    /// are served by their direct handlers (`DirectRoutes`); false serves every operation through
+    /// the generated server (the comparison tests).
     public var directRoutes = true
     /// Device integrity: each app's App Attest and Play Integrity settings, and the policy.
     public var integrity = IntegritySettings()
@@ -154,7 +155,7 @@ package func buildServerParts(_ dependencies: Dependencies, domains: [any Server
     let constraints = try RequestConstraints(contracts)
     let transport = KindredTransport(router: router, direct: DirectRoutes(), constraints: constraints)
     let server = DomainServer(
-        environment: environment, dependencies: dependencies, router: router, transport: transport,
+        environment: environment, dependencies: dependencies, router: router, kindredTransport: transport,
         realtime: realtime, outbox: notifications.outbox, authenticator: Authenticator(accounts: accounts),
         services: services
     )

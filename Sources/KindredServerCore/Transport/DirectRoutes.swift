@@ -13,29 +13,32 @@ import Hummingbird
 /// then the same as for every other operation. A handler may also return nil to hand a request
 /// over. Errors it throws go through the same error middleware as the generated server's.
 ///
+/// The core's come from `APIHandler.directRoutes()`; a domain adds its own for operations of its
+/// contract with `DomainServer.transport(direct:)`.
+///
 /// Each direct handler has a test sending the same requests through both paths and comparing
-/// status, headers and body bytes (`DirectRoutesTests`).
-struct DirectRoutes: Sendable {
+/// status, headers and body bytes (`DirectRoutesTests`, `CloserDirectRoutesTests`).
+package struct DirectRoutes: Sendable {
     /// Answers the request, or nil to let the generated server answer it.
-    typealias Handler = @Sendable (Request, KindredRequestContext) async throws -> Response?
+    package typealias Handler = @Sendable (Request, KindredRequestContext) async throws -> Response?
 
     private var handlers: [String: Handler] = [:]
 
     /// No direct routes: every operation through the generated server.
-    init() {}
+    package init() {}
 
     /// Serves `method path` (the path as the document writes it) directly.
-    mutating func add(_ method: HTTPRequest.Method, _ path: String, _ handler: @escaping Handler) {
+    package mutating func add(_ method: HTTPRequest.Method, _ path: String, _ handler: @escaping Handler) {
         handlers[Self.key(method, path)] = handler
     }
 
     /// The direct handler of `method path`, if any.
-    func handler(_ method: HTTPRequest.Method, _ path: String) -> Handler? {
+    package func handler(_ method: HTTPRequest.Method, _ path: String) -> Handler? {
         handlers[Self.key(method, path)]
     }
 
     /// The operations that have direct handlers, as `METHOD path`.
-    var operations: [String] { handlers.keys.sorted() }
+    package var operations: [String] { handlers.keys.sorted() }
 
     private static func key(_ method: HTTPRequest.Method, _ path: String) -> String {
         "\(method.rawValue) \(path)"
@@ -44,7 +47,7 @@ struct DirectRoutes: Sendable {
     /// Whether a direct handler may answer a request with these headers: its `Accept` is absent,
     /// `*/*` or `application/json`, and its `X-Request-ID` is absent or only letters, digits and
     /// `-._~` (what the runtime's URI decoder reads back unchanged).
-    static func isOrdinary(_ headers: HTTPFields) -> Bool {
+    package static func isOrdinary(_ headers: HTTPFields) -> Bool {
         var accepts = 0
         for field in headers where field.name == .accept {
             accepts += 1
@@ -69,7 +72,7 @@ struct DirectRoutes: Sendable {
     }
 
     /// A 200 with a JSON body, headers as the generated server writes them.
-    static func json(_ bytes: [UInt8], status: HTTPResponse.Status = .ok) -> Response {
+    package static func json(_ bytes: [UInt8], status: HTTPResponse.Status = .ok) -> Response {
         Response(status: status, headers: jsonHeaders, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 
