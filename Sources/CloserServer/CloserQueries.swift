@@ -46,6 +46,11 @@ enum CloserQueries {
     /// Whether one member answered a date: their `user_id`, if so. Binds: couple id, date key, user id.
     static let answered = StatementText("SELECT user_id FROM closer_answers WHERE couple_id = ? AND date_key = ? AND user_id = ?")
 
+    /// A date's answers, oldest first. Binds: couple id, date key.
+    static let answersOfDay = StatementText(
+        "SELECT \(AnswerRecord.columns.joined(separator: ", ")) FROM closer_answers WHERE couple_id = ? AND date_key = ? ORDER BY created_at"
+    )
+
     /// The authors and schema versions of a date's answers. Binds: couple id, date key.
     static let answerVersions = StatementText("SELECT user_id, schema_version FROM closer_answers WHERE couple_id = ? AND date_key = ?")
 

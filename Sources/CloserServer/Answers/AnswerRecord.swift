@@ -92,6 +92,11 @@ struct AnswerRecord: Sendable, Equatable {
     /// The answers of the given days of one couple, grouped by date key.
     static func load(coupleID: String, dates: [String], on sql: any SQLDatabase) async throws -> [String: [AnswerRecord]] {
         guard !dates.isEmpty else { return [:] }
+        if dates.count == 1 {
+            // One date (a request about one day): the statement written once.
+            let rows = try await sql.all(CloserQueries.answersOfDay.binding(coupleID, dates[0]))
+            return rows.isEmpty ? [:] : [dates[0]: try rows.map { try AnswerRecord(row: $0) }]
+        }
         let rows = try await sql.select().columns(columns.map { SQLIdentifier($0) }).from("closer_answers")
             .where("couple_id", .equal, coupleID).where("date_key", .in, dates).orderBy("created_at").all()
         return Dictionary(grouping: try rows.map { try AnswerRecord(row: $0) }, by: \.date)

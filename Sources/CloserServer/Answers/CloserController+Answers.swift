@@ -96,9 +96,9 @@ extension CloserController {
             answer.answerKeyReleased = update.answerKeyReleased ?? answer.answerKeyReleased
             answer.isRevealed = update.isRevealed ?? answer.isRevealed
             answer.updatedAt = now
-            try await sql.update("closer_answers").set("answer_key_released", to: answer.answerKeyReleased)
-                .set("is_revealed", to: answer.isRevealed).set("updated_at", to: now)
-                .where("couple_id", .equal, coupleID).where("date_key", .equal, date).where("user_id", .equal, callerID).run()
+            try await sql.run(CloserQueries.releaseAndRevealAnswer.binding(
+                answer.answerKeyReleased, answer.isRevealed, now, coupleID, date, callerID
+            ))
             return (answer, answers.count >= 2)
         }
         return answer.api(viewer: callerID, bothAnswered: both)

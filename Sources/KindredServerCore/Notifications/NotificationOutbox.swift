@@ -72,28 +72,28 @@ public struct NotificationOutbox: Sendable {
         let optedOut = !notification.type.isCritical && (settings?.optOut.contains(notification.type.rawValue) ?? false)
         var deliverAfter = now
         if !notification.type.isCritical, !optedOut, let settings {
-            let profileZone = try await sql.select().column("time_zone").from("kindred_users")
-                .where("id", .equal, notification.userID).first()?.decode(column: "time_zone", as: String?.self)
+            let profileZone = try await sql.first(Self.profileZone.binding(notification.userID))?
+                .decode(column: "time_zone", as: String?.self)
             if let end = settings.quietHours(fallbackZone: profileZone)?.deferral(at: now) { deliverAfter = end }
         }
         var fields = notification.data
         fields[OutgoingNotification.mutableContentKey] = notification.mutableContent ? "1" : nil
-        let data = String(decoding: try JSONEncoder().encode(fields), as: UTF8.self)
-        try await sql.insert(into: "kindred_notifications")
-            .columns(
-                "id", "user_id", "app", "type", "title", "body", "data", "collapse_id", "state", "attempts",
-                "created_at", "deliver_after"
-            )
-            .values(
-                SQLBind(id), SQLBind(notification.userID), SQLBind(notification.app.rawValue),
-                SQLBind(notification.type.rawValue), SQLBind(notification.title), SQLBind(notification.body),
-                SQLBind(data), SQLBind(notification.collapseID), SQLBind(optedOut ? "skipped" : "queued"), SQLBind(0),
-                SQLBind(now.millisecondsSince1970), SQLBind(deliverAfter.millisecondsSince1970)
-            )
-            .run()
+        let data = String(decoding: JSONObjectWriter.object(fields), as: UTF8.self)
+        try await sql.run(Self.insertNotification.binding(
+            id, notification.userID, notification.app.rawValue, notification.type.rawValue, notification.title,
+            notification.body, data, notification.collapseID, optedOut ? "skipped" : "queued",
+            now.millisecondsSince1970, deliverAfter.millisecondsSince1970
+        ))
         if !optedOut { try await onQueued(id, deliverAfter, sql) }
         return id
     }
+
+    // Written once (`StatementText`): every domain event that notifies runs them in its transaction.
+    private static let profileZone = StatementText("SELECT time_zone FROM kindred_users WHERE id = ?")
+    private static let insertNotification = StatementText(
+        "INSERT INTO kindred_notifications (id, user_id, app, type, title, body, data, collapse_id, state, attempts,"
+            + " created_at, deliver_after) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?)"
+    )
 
     /// Empties the `data` of notifications (in the caller's transaction): a domain whose pushes
     /// carry a sealed copy of something it deletes (SoulMate's envelopes, once acknowledged)

@@ -1,5 +1,6 @@
 import Foundation
 import KindredAPI
+import KindredStore
 import SQLKit
 
 /// A row of `kindred_notification_settings`.
@@ -11,20 +12,28 @@ struct NotificationSettingsRecord: Sendable, Equatable {
     var optOut: [String]
     var updatedAt: Int64
 
+    /// Written once (`StatementText`): every queued notification reads its user's settings.
+    private static let loadStatement = StatementText(
+        "SELECT time_zone, quiet_start, quiet_end, opt_out, updated_at FROM kindred_notification_settings WHERE user_id = ?"
+    )
+
     /// The user's row, or nil.
     static func load(userID: String, on sql: any SQLDatabase) async throws -> NotificationSettingsRecord? {
-        guard let row = try await sql.select().columns("time_zone", "quiet_start", "quiet_end", "opt_out", "updated_at")
-            .from("kindred_notification_settings").where("user_id", .equal, userID).first()
-        else { return nil }
+        guard let row = try await sql.first(Self.loadStatement.binding(userID)) else { return nil }
         let optOutJSON = try row.decode(column: "opt_out", as: String.self)
         return NotificationSettingsRecord(
             userID: userID,
             timeZone: try row.decode(column: "time_zone", as: String?.self),
             quietStart: try row.decode(column: "quiet_start", as: Int?.self),
             quietEnd: try row.decode(column: "quiet_end", as: Int?.self),
-            optOut: (try? JSONDecoder().decode([String].self, from: Data(optOutJSON.utf8))) ?? [],
+            optOut: Self.optOut(optOutJSON),
             updatedAt: try row.decode(column: "updated_at", as: Int64.self)
         )
+    }
+
+    /// The opted-out types stored as a JSON array (`[]`, most often, needs no decoder).
+    static func optOut(_ json: String) -> [String] {
+        json == "[]" ? [] : (try? JSONDecoder().decode([String].self, from: Data(json.utf8))) ?? []
     }
 
     /// The settings in a row that joined `kindred_notification_settings` with `prefix` on its
@@ -36,7 +45,7 @@ struct NotificationSettingsRecord: Sendable, Equatable {
             timeZone: try row.decode(column: prefix + "time_zone", as: String?.self),
             quietStart: try row.decode(column: prefix + "quiet_start", as: Int?.self),
             quietEnd: try row.decode(column: prefix + "quiet_end", as: Int?.self),
-            optOut: (try? JSONDecoder().decode([String].self, from: Data(optOutJSON.utf8))) ?? [],
+            optOut: Self.optOut(optOutJSON),
             updatedAt: try row.decode(column: prefix + "updated_at", as: Int64.self)
         )
     }

