@@ -1,5 +1,7 @@
+import Foundation
 import HTTPTypes
 import Hummingbird
+import OpenAPIRuntime
 
 /// Operations of the OpenAPI document that the transport serves without the generated server's
 /// per-request machinery: the generic header decoding (each header parameter through the
@@ -71,7 +73,44 @@ package struct DirectRoutes: Sendable {
         }
     }
 
-    /// A 200 with a JSON body, headers as the generated server writes them.
+    /// The request's JSON body decoded as the generated server decodes it (OpenAPIRuntime's
+    /// `Converter`: a plain `JSONDecoder`, dates by `DomainServer.openAPIConfiguration`'s
+    /// transcoder), or nil to hand the request to the generated code: no body (neither
+    /// `Content-Length` nor `Transfer-Encoding`), a `Content-Type` other than one field of exactly
+    /// `application/json` or `application/json; charset=utf-8` (the content negotiation's cases), or
+    /// a body that does not decode (the generated code's typed 400 is the answer).
+    ///
+    /// The transport has collected the body before calling the direct handler (`KindredTransport`):
+    /// reading it here returns that buffer, which the generated code reads again if handed the request.
+    package static func jsonBody<Body: Decodable>(
+        _ type: Body.Type, _ request: Request, context: KindredRequestContext
+    ) async throws -> Body? {
+        guard request.headers[.contentLength] != nil || request.headers[.transferEncoding] != nil else { return nil }
+        var types = 0
+        for field in request.headers where field.name == .contentType {
+            types += 1
+            guard types == 1, field.value == "application/json" || field.value == "application/json; charset=utf-8" else {
+                return nil
+            }
+        }
+        guard types == 1 else { return nil }
+        var request = request
+        let buffer = try await request.collectBody(upTo: context.maxUploadSize)
+        return try? bodyDecoder.decode(Body.self, from: Data(buffer.readableBytesView))
+    }
+
+    /// Made once: a `JSONDecoder` is safe to share once configured, and making one per request
+    /// (with its date strategy's closure) was part of the cost this path avoids.
+    private static let bodyDecoder: JSONDecoder = {
+        let decoder = JSONDecoder()
+        let dates = DomainServer.openAPIConfiguration.dateTranscoder
+        decoder.dateDecodingStrategy = .custom { decoder in
+            try dates.decode(try decoder.singleValueContainer().decode(String.self))
+        }
+        return decoder
+    }()
+
+    /// A JSON answer (200 unless `status` says otherwise), headers as the generated server writes them.
     package static func json(_ bytes: [UInt8], status: HTTPResponse.Status = .ok) -> Response {
         Response(status: status, headers: jsonHeaders, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }

@@ -15,7 +15,8 @@ import OpenAPIRuntime
 ///   bodies still stream;
 /// - the path parameters' dictionary is made only for routes that have parameters;
 /// - an operation with a direct handler (`DirectRoutes`) is served by it when the request is an
-///   ordinary one, and by the generated code otherwise;
+///   ordinary one, and by the generated code otherwise (or when the handler hands it back); the
+///   body is collected before the direct handler runs, so both can read it;
 /// - before either, the request is checked against its operation's constraints in the contract
 ///   (`RequestConstraints`: lengths, patterns, bounds, item counts, which the generated code does
 ///   not check), so a direct handler is held to them too.
@@ -57,8 +58,11 @@ struct KindredTransport: ServerTransport {
                 }
                 try checked.validate(request, pathParameters: context.parameters, body: bytes)
             }
-            if let direct, DirectRoutes.isOrdinary(request.headers), let response = try await direct(request, context) {
-                return response
+            if let direct, DirectRoutes.isOrdinary(request.headers) {
+                // Collected here (a no-op after the constraint check), so a direct handler that
+                // reads the body and hands the request back leaves it for the generated code.
+                if Self.hasBody(request.headers) { _ = try await request.collectBody(upTo: context.maxUploadSize) }
+                if let response = try await direct(request, context) { return response }
             }
             let body = try await Self.requestBody(request, context: context)
             let metadata: ServerRequestMetadata
