@@ -128,8 +128,8 @@ public struct NotificationDispatcher: Sendable {
             }
             for (item, finish) in finishes {
                 try await Self.write(finish, on: sql)
-                if failures[item.id] != nil, lastAttempts.contains(item.id) {
-                    try await sql.raw(Self.failed(item.payload, reason: failures[item.id] ?? "")).run()
+                if let reason = failures[item.id], lastAttempts.contains(item.id) {
+                    try await sql.raw(Self.failed(item.payload, reason: reason)).run()
                 }
             }
             try await WorkQueue.complete(items.filter { failures[$0.id] == nil }, on: sql)

@@ -1,6 +1,7 @@
 @testable import CloserServer
 import CloserAPI
 import Foundation
+import KindredTestSupport
 import KindredServerCore
 import Testing
 
@@ -10,7 +11,7 @@ import Testing
     @Test("an answer's JSON is JSONEncoder's for random text in every string field and random absent members")
     func randomAnswersMatchJSONEncoder() throws {
         let encoder = CloserDailyQuestionJSONTests.serverEncoder
-        var random = TestRandom(seed: 0x616e_7377)  // deterministic: a failing round replays
+        var random = SeededRandom(seed: 0x616e_7377)  // deterministic: a failing round replays
         for round in 0..<1_500 {
             let answer = random.answer(full: random.bool())
             let written = try answer.jsonBytes()
@@ -23,7 +24,7 @@ import Testing
     @Test("a keybox list's JSON is JSONEncoder's for random keyboxes and absent, empty or present missing recipients")
     func randomReleaseKeyListsMatchJSONEncoder() throws {
         let encoder = CloserDailyQuestionJSONTests.serverEncoder
-        var random = TestRandom(seed: 0x6b65_7973)
+        var random = SeededRandom(seed: 0x6b65_7973)
         for round in 0..<1_000 {
             let list = random.releaseKeyList()
             let written = try list.jsonBytes()
@@ -35,7 +36,7 @@ import Testing
 
     @Test("every property of the answer, the keybox list and a device key is written: a property added to the contract fails here")
     func writerCoversEveryProperty() throws {
-        var random = TestRandom(seed: 5)
+        var random = SeededRandom(seed: 5)
         let answer = random.answer(full: true)
         var list = random.releaseKeyList()
         list.keys = [random.releaseKey()]
@@ -60,7 +61,7 @@ import Testing
     }
 }
 
-extension TestRandom {
+extension SeededRandom {
     mutating func deviceKey() -> Components.Schemas.CloserDeviceKey {
         .init(
             userId: text(), deviceId: text(), publicKey: text(maxLength: 60),

@@ -1,6 +1,7 @@
 @testable import CloserServer
 import CloserAPI
 import Foundation
+import KindredTestSupport
 import KindredServerCore
 import Testing
 
@@ -23,7 +24,7 @@ import Testing
     @Test("a day's JSON is JSONEncoder's for random text in every string field and random absent members")
     func randomDaysMatchJSONEncoder() throws {
         let encoder = Self.serverEncoder
-        var random = TestRandom(seed: 0x636c_6f73)  // deterministic: a failing round replays
+        var random = SeededRandom(seed: 0x636c_6f73)  // deterministic: a failing round replays
         for round in 0..<1_500 {
             let day = random.day()
             let written = try day.jsonBytes()
@@ -38,7 +39,7 @@ import Testing
 
     @Test("every property of the day, its answers, question and release keys is written: a property added to the contract fails here")
     func writerCoversEveryProperty() throws {
-        var random = TestRandom(seed: 7)
+        var random = SeededRandom(seed: 7)
         var day = random.day()
         day.question = random.question()
         day.answers = [random.answer(full: true), random.answer(full: true)]
@@ -60,7 +61,7 @@ import Testing
 
     @Test("absent, empty and present lists are told apart as JSONEncoder tells them")
     func emptyListsMatchJSONEncoder() throws {
-        var random = TestRandom(seed: 11)
+        var random = SeededRandom(seed: 11)
         var day = random.day()
         for (answers, keys) in [([], nil), ([], []), ([random.answer(full: false)], [random.releaseKey(), random.releaseKey()])]
             as [([Components.Schemas.CloserAnswer], [Components.Schemas.CloserReleaseKey]?)]
@@ -72,48 +73,20 @@ import Testing
     }
 }
 
-/// SplitMix64, so a failing round replays; for test inputs only.
-struct TestRandom {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
-
-    /// Text drawn from all of ASCII (control characters, quotes, backslashes, `/`, DEL), two- and
-    /// three-byte scalars, U+2028/2029, a BOM and astral scalars.
-    mutating func text(maxLength: Int = 24) -> String {
-        let pool: [Unicode.Scalar] = (0..<0x80).map { Unicode.Scalar(UInt8($0)) }
-            + ["é", "ş", "\u{0301}", "\u{2028}", "\u{2029}", "\u{FEFF}", "€", "😀", "𝄞", "\u{10FFFF}"]
-        var scalars = String.UnicodeScalarView()
-        for _ in 0..<below(maxLength + 1) { scalars.append(pool[below(pool.count)]) }
-        return String(scalars)
-    }
-
-    mutating func maybe<T>(_ make: (inout TestRandom) -> T) -> T? { below(3) == 0 ? nil : make(&self) }
-
+/// Random API values for the JSON comparisons (`SeededRandom`: a failing round replays).
+extension SeededRandom {
     /// A date anywhere from 1970 to 2096 with a random millisecond part (and sometimes a
     /// sub-millisecond part the transcoder rounds).
     mutating func date() -> Date {
         Date(timeIntervalSince1970: Double(below(4_000_000_000)) + Double(below(1000)) / 1000 + (below(4) == 0 ? 0.0004 : 0))
     }
 
-    mutating func bool() -> Bool { below(2) == 0 }
-
     mutating func question() -> Components.Schemas.CloserQuestion {
         .init(id: text(), packId: text(), categoryId: text(), text: text(maxLength: 80), isPremium: bool(), active: bool())
     }
 
     mutating func answer(full: Bool) -> Components.Schemas.CloserAnswer {
-        func optional<T>(_ make: (inout TestRandom) -> T) -> T? { full ? make(&self) : maybe(make) }
+        func optional<T>(_ make: (inout SeededRandom) -> T) -> T? { full ? make(&self) : maybe(make) }
         return .init(
             coupleId: text(), date: text(maxLength: 10), questionId: optional { $0.text() }, userId: text(),
             schemaVersion: Components.Schemas.CloserAnswer.SchemaVersionPayload.allCases[below(3)],

@@ -278,32 +278,3 @@ import Testing
         #expect(written == Array(try encoder.encode(all)))
     }
 }
-
-/// A seeded generator (a 64-bit linear congruential state, Knuth's MMIX constants, with an
-/// xorshift-multiply output), so a failing round replays; not for anything but test inputs.
-struct SeededRandom: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-        var z = state
-        z = (z ^ (z >> 33)) &* 0xff51afd7ed558ccd
-        return z ^ (z >> 33)
-    }
-}
-
-extension SeededRandom {
-    /// Text drawn from ASCII (control characters, quotes and backslashes included), two- and
-    /// three-byte scalars and astral ones.
-    mutating func text(maxLength: Int) -> String {
-        let pool: [Unicode.Scalar] = (0..<0x80).map { Unicode.Scalar(UInt8($0)) }
-            + ["é", "ş", "ı", "\u{0301}", "\u{2028}", "\u{2029}", "\u{FEFF}", "€", "😀", "𝄞"]
-        var text = String.UnicodeScalarView()
-        for _ in 0..<Int(next() % UInt64(maxLength + 1)) {
-            text.append(pool[Int(next() % UInt64(pool.count))])
-        }
-        return String(text)
-    }
-}

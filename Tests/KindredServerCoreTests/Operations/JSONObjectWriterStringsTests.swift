@@ -1,5 +1,6 @@
 @testable import KindredServerCore
 import Foundation
+import KindredTestSupport
 import Testing
 
 /// `JSONObjectWriter.object(_:)` — the payload of realtime events and queued notifications —
